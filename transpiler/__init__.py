@@ -1,0 +1,15 @@
+"""ttd-lower: lowers Triton-distributed ``distributed.*`` ops in TTIR to ``hivm.hir.custom`` ops.
+
+The Python API is :func:`transpiler.lower` (see :mod:`transpiler.api`); the command line is
+``ttd-lower`` (:mod:`transpiler.cli`).
+"""
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name):  # keep `import transpiler` cheap: load the API on first use
+    if name in ("lower", "LoweringError"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(name)

@@ -1,0 +1,5 @@
+"""``python -m transpiler`` runs the ``ttd-lower`` command line."""
+
+from .cli import main
+
+main()

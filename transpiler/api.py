@@ -1,0 +1,42 @@
+"""The Python API: lower TTIR text in-process.
+
+>>> from transpiler import lower
+>>> out = lower(ttir_text, filename="kernel.ttir")          # doctest: +SKIP
+
+Errors are raised as one exception type, :class:`LoweringError`, whose ``diagnostics`` list
+holds every located problem (``str(e)`` is their MLIR-style rendering).
+"""
+
+from __future__ import annotations
+
+from .diagnostics import DiagnosticError
+from .emit.faithful import emit_module
+from .parser import parse_module
+from .pipeline import Options, run
+
+
+class LoweringError(DiagnosticError):
+    """Raised by :func:`lower` when the input cannot be lowered; see ``diagnostics``."""
+
+
+def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False) -> str:
+    """Lower every ``distributed.*`` op of a TTIR module to ``hivm.hir.custom``.
+
+    Args:
+        text: the module as printed by Triton (``module.str()``, a ``.ttir`` dump).
+        filename: the name used in diagnostics.
+        core_type_fallback: infer the core type of extern_calls without a
+            ``distributed.core_type`` annotation from their symbol (older frontends).
+
+    Returns:
+        The module text, with everything but the distributed ops unchanged.
+
+    Raises:
+        LoweringError: on malformed input or unsupported distributed ops.
+    """
+    try:
+        module = parse_module(text, filename)
+        run(module, Options(core_type_fallback=core_type_fallback))
+        return emit_module(module)
+    except DiagnosticError as e:
+        raise LoweringError(e.diagnostics) from None

@@ -1,0 +1,109 @@
+"""The ``ttd-lower`` command line.
+
+``ttd-lower IN [-o OUT]``: lower the distributed ops of a TTIR file.  ``-`` is stdin / stdout;
+without ``-o`` the output goes to stdout, so the tool pipes.
+
+Exit status: 0 success, 1 errors in the input (diagnostics on stderr as
+``file:line:col: error: message``, the source line and a caret), 2 usage errors, 3 internal
+errors (a short request for a bug report; the traceback only with ``--debug``).  On any
+failure no output file is written and an existing one is left as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from typing import Optional
+
+import click
+
+from . import __version__
+
+EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, renamed on success."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".ttd-lower-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        if os.path.exists(path):
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_input(path: str) -> str:
+    """The text of ``path`` (``-`` for stdin).
+
+    Raises:
+        click.UsageError: the file cannot be read or is not UTF-8 text.
+    """
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+        return data.decode("utf-8")
+    except OSError as e:
+        raise click.UsageError(f"cannot read '{path}': {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise click.UsageError(f"'{path}' is not UTF-8 text (byte {e.start}: {e.reason})") from None
+
+
+def write_output(path: Optional[str], text: str) -> None:
+    if path is None or path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        write_atomic(path, text)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("input_path", metavar="IN", default="-")
+@click.option("-o", "--output", "output_path", metavar="OUT", default=None,
+              help="Output file ('-' or absent: stdout). Written only on success.")
+@click.option("--core-type-fallback", type=click.Choice(["none", "symbol-table"]), default="none", show_default=True,
+              help="For extern_calls without a distributed.core_type annotation (older frontends): "
+                   "'symbol-table' infers the core type from the symbol; 'none' reports an error.")
+@click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
+@click.version_option(__version__, prog_name="ttd-lower")
+def main(input_path: str, output_path: Optional[str], core_type_fallback: str, debug: bool) -> None:
+    """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
+
+    Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
+    """
+    from .diagnostics import DiagnosticError, print_diagnostics
+
+    text = read_input(input_path)
+    filename = "<stdin>" if input_path == "-" else input_path
+    try:
+        from .api import lower
+
+        result = lower(text, filename=filename, core_type_fallback=core_type_fallback == "symbol-table")
+        write_output(output_path, result)
+    except DiagnosticError as e:
+        print_diagnostics(e.diagnostics)
+        sys.exit(EXIT_INPUT_ERROR)
+    except (KeyboardInterrupt, BrokenPipeError):
+        sys.exit(EXIT_INPUT_ERROR)
+    except Exception:  # a bug: say so briefly, never a traceback unless asked
+        if debug:
+            raise
+        click.echo(
+            f"ttd-lower: internal error while processing '{filename}'. This is a bug; please report it "
+            f"with the input file and this command line (rerun with --debug for a traceback).",
+            err=True,
+        )
+        sys.exit(EXIT_INTERNAL)

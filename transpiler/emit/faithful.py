@@ -1,0 +1,110 @@
+"""Span-preserving output: the input text with only the rewritten ops replaced.
+
+Unchanged text (ops, comments, blank lines, aliases, locations) is copied byte for byte; a
+source op that a rewrite erased loses its line; ops created by a rewrite are printed in
+canonical form (:mod:`transpiler.emit.printer`) where the source op they were made for stood,
+one per line, at its indentation (SPEC.md section 3, DESIGN.md "the fast, faithful path").
+
+A module without edits comes out as its input text, untouched.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import List, Optional, Tuple
+
+from ..ir.core import Module, Operation
+from .printer import print_op
+
+Span = Tuple[int, int]
+
+
+class _Splicer:
+    def __init__(self, module: Module, with_locations: bool):
+        self.module = module
+        self.text = module.source.text
+        self.out: List[str] = []
+        self.cursor = 0
+        self.erased = sorted(module.erased)
+        self.with_locations = with_locations
+
+    # ---- text copying --------------------------------------------------------------------------
+    def copy_to(self, pos: int) -> None:
+        """Copy source text up to ``pos``, dropping the lines of erased ops with no replacement."""
+        text = self.text
+        i = bisect.bisect_left(self.erased, (self.cursor, -1))
+        while i < len(self.erased) and self.erased[i][1] <= pos:
+            start, end = self.erased[i]
+            i += 1
+            if start < self.cursor:
+                continue
+            line_start = text.rfind("\n", 0, start)  # drop the line, and its newline before
+            cut = line_start if line_start >= self.cursor else self.cursor
+            self.out.append(text[self.cursor : cut])
+            self.cursor = end
+        if pos > self.cursor:
+            self.out.append(text[self.cursor : pos])
+            self.cursor = pos
+
+    def indent_of(self, offset: int) -> str:
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        return self.text[line_start:offset]
+
+    # ---- ops -------------------------------------------------------------------------------------
+    def ops(self, ops: List[Operation]) -> None:
+        previous: Optional[Operation] = None
+        for op in ops:
+            if op.source is self.module.source and op.span is not None and op.span[0] >= self.cursor:
+                self.original(op)
+            else:
+                self.new(op, previous)
+            previous = op
+
+    def original(self, op: Operation) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                self.ops(block.ops)
+        self.copy_to(op.span[1])
+
+    def new(self, op: Operation, previous: Optional[Operation]) -> None:
+        text = print_op(op, with_location=self.with_locations)
+        origin = op.origin
+        if origin is None:
+            anchor = previous.span[0] if previous is not None and previous.span else self.cursor
+            self.out.append("\n" + self.indent_of(anchor) + text)
+            return
+        indent = self.indent_of(origin[0])
+        if self.cursor <= origin[0]:
+            self.copy_to(origin[0])
+            self.out.append(text)
+            if origin in self.module.erased:
+                self.cursor = origin[1]
+            else:
+                self.out.append("\n" + indent)
+        else:
+            self.out.append("\n" + indent + text)
+
+    def run(self) -> str:
+        self.ops(self.module.ops)
+        self.copy_to(len(self.text))
+        return "".join(self.out)
+
+
+def _edited(module: Module) -> bool:
+    if module.erased:
+        return True
+    return any(op.source is None for op in module.walk())
+
+
+def emit_module(module: Module, with_locations: bool = True) -> str:
+    """The module's text: its source with rewritten ops spliced in (or the source itself).
+
+    Raises:
+        ValueError: the module has no source text (print in-memory modules with the
+            canonical printer instead).
+    """
+    if module.source is None:
+        raise ValueError("emit_module needs a module parsed from text")
+    if not _edited(module):
+        return module.source.text
+    return _Splicer(module, with_locations).run()

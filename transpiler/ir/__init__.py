@@ -1,0 +1,1 @@
+"""The typed IR (attrs classes) and the dialect declarations."""

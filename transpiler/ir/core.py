@@ -1,0 +1,388 @@
+"""The typed IR: values, operations, blocks, regions and the module.
+
+Two kinds of operations live in the same classes:
+
+* ops read from text (``source`` is set): they keep their span in the text and the raw text of
+  their results (``def_text``) and body (``body``: BODY pieces with region slots between).
+  Their operands, attributes and types are parsed only when someone asks for them
+  (:meth:`Operation.detail`), through the op's declaration (``transpiler/ir/dialect.py``).
+  Nothing about an op a pass never looks at is ever parsed.
+* ops built in memory (by a builder or a rewrite pattern): all fields are given directly.
+
+A rewrite keeps the meaning of names: :meth:`Operation.adopt_results` moves the result values
+of a replaced op to its replacement, so every use, by reference or by name, stays valid.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
+
+import attrs
+
+from .attributes import Attribute
+from .types import Type
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .dialect import OpDetail
+
+
+@attrs.define(eq=False, repr=False)
+class Source:
+    """The text an IR was parsed from, with its file name, for spans and diagnostics.
+
+    ``base_line`` is added to every line number (for ``--split-input-file`` chunks reported
+    relative to their chunk it is 0; for chunks reported against the whole file, the chunk's
+    first line - 1).
+    """
+
+    text: str
+    filename: str = "<input>"
+    base_line: int = 0
+    _line_starts: Optional[List[int]] = attrs.field(default=None, init=False)
+
+    def line_col(self, offset: int) -> Tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        if self._line_starts is None:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        idx = bisect.bisect_right(self._line_starts, offset) - 1
+        return idx + 1 + self.base_line, offset - self._line_starts[idx] + 1
+
+    def line_text(self, offset: int) -> str:
+        """The whole source line that contains ``offset`` (without its newline)."""
+        start = self.text.rfind("\n", 0, offset) + 1
+        end = self.text.find("\n", offset)
+        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
+
+    def line_start(self, offset: int) -> int:
+        return self.text.rfind("\n", 0, offset) + 1
+
+    def line_end(self, offset: int) -> int:
+        end = self.text.find("\n", offset)
+        return len(self.text) if end < 0 else end
+
+
+class Value:
+    """An SSA value.  ``name`` is how it is printed (``%rank``, ``%0#1``) or None if unnamed."""
+
+    __slots__ = ("name",)
+
+    @property
+    def type(self) -> Type:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+class OpResult(Value):
+    """Result ``index`` of ``op``.  Its type comes from ``op.result_types`` (parsed lazily)."""
+
+    __slots__ = ("op", "index", "_type")
+
+    def __init__(self, op: "Operation", index: int, name: Optional[str], type_: Optional[Type] = None):
+        self.op = op
+        self.index = index
+        self.name = name
+        self._type = type_
+
+    @property
+    def type(self) -> Type:
+        """The result's type.
+
+        Raises:
+            LookupError: the producing op's types are unknown (an op nobody declared).
+            DiagnosticError: the producing op's text cannot be read.
+        """
+        if self._type is None:
+            types = self.op.result_types
+            if self.index >= len(types):
+                raise LookupError(f"the type of {self.name} is not known ({self.op.name} is not declared)")
+            self._type = types[self.index]
+        return self._type
+
+    def __repr__(self) -> str:
+        return f"<result {self.name} of {self.op.name}>"
+
+
+class BlockArgument(Value):
+    """Argument ``index`` of ``block`` (function arguments are the entry block's arguments)."""
+
+    __slots__ = ("block", "index", "_type", "location")
+
+    def __init__(self, block: Optional["Block"], index: int, name: Optional[str], type_: Type, location: Optional[str] = None):
+        self.block = block
+        self.index = index
+        self.name = name
+        self._type = type_
+        self.location = location
+
+    @property
+    def type(self) -> Type:
+        return self._type
+
+    def __repr__(self) -> str:
+        return f"<arg {self.name}: {self._type}>"
+
+
+@attrs.define(eq=False, repr=False)
+class Operation:
+    """One op.  See the module docstring for source-backed versus in-memory ops.
+
+    Attributes:
+        name: the op name, e.g. ``"tt.splat"``.
+        regions: nested regions, in order.
+        parent: the block that holds this op (None for a top-level op or a detached op).
+        location: the op's ``loc(...)`` text, or None.
+        source / span: the text and [start, end) offsets the op was read from.
+        def_text: the results prefix as written (``"%0:2 = "``), for source ops.
+        body: the op text pieces after the name: BODY strings and ``None`` for each region.
+        generic: True when the op was written in generic form (``"tt.reduce"(...)``).
+        origin: for an op created by a rewrite, the span of the source op it was made for.
+    """
+
+    name: str
+    regions: List["Region"] = attrs.Factory(list)
+    parent: Optional["Block"] = None
+    location: Optional[str] = None
+    source: Optional[Source] = None
+    span: Optional[Tuple[int, int]] = None
+    def_text: Optional[str] = None
+    body: Optional[list] = None
+    generic: bool = False
+    origin: Optional[Tuple[int, int]] = None  # span of the source op a rewrite made this op for
+    _results: Optional[List[OpResult]] = None
+    _detail: Optional["OpDetail"] = None
+
+    # ---- construction of in-memory ops ----------------------------------------------------------
+    @classmethod
+    def create(
+        cls,
+        name: str,
+        operands: Sequence[Value] = (),
+        result_types: Sequence[Type] = (),
+        attributes: Optional[Dict[str, Attribute]] = None,
+        properties: Optional[Dict[str, Attribute]] = None,
+        regions: Sequence["Region"] = (),
+        location: Optional[str] = None,
+        result_names: Sequence[Optional[str]] = (),
+    ) -> "Operation":
+        """Build an in-memory op; results get the given names (or None)."""
+        from .dialect import OpDetail
+
+        op = cls(name, regions=list(regions), location=location)
+        names = list(result_names) + [None] * (len(result_types) - len(result_names))
+        op._results = [OpResult(op, i, names[i], t) for i, t in enumerate(result_types)]
+        op._detail = OpDetail(
+            operands=list(operands),
+            attributes=dict(attributes or {}),
+            properties=dict(properties or {}),
+            result_types=list(result_types),
+        )
+        for region in op.regions:
+            region.parent = op
+        return op
+
+    # ---- lazily parsed parts --------------------------------------------------------------------
+    def detail(self) -> "OpDetail":
+        """Operands, attributes, properties and types of this op (parsed on first use).
+
+        Raises:
+            transpiler.diagnostics.DiagnosticError: if the op's text does not match its
+                declared assembly format.
+        """
+        if self._detail is None:
+            from .dialect import parse_detail
+
+            self._detail = parse_detail(self)
+        return self._detail
+
+    @property
+    def results(self) -> List[OpResult]:
+        if self._results is None:
+            self._results = _results_from_def(self)
+        return self._results
+
+    @property
+    def operands(self) -> List[Value]:
+        return self.detail().resolved_operands(self)
+
+    @property
+    def attributes(self) -> Dict[str, Attribute]:
+        return self.detail().attributes
+
+    @property
+    def properties(self) -> Dict[str, Attribute]:
+        return self.detail().properties
+
+    @property
+    def result_types(self) -> List[Type]:
+        return self.detail().result_types
+
+    @property
+    def operand_types(self) -> List[Type]:
+        return self.detail().operand_types(self)
+
+    # ---- structure ---------------------------------------------------------------------------------
+    @property
+    def parent_op(self) -> Optional["Operation"]:
+        block = self.parent
+        region = block.parent if block is not None else None
+        return region.parent if region is not None else None
+
+    def ancestors(self) -> Iterator["Operation"]:
+        """The enclosing ops, innermost first."""
+        op = self.parent_op
+        while op is not None:
+            yield op
+            op = op.parent_op
+
+    def walk(self) -> Iterator["Operation"]:
+        """This op and every op nested in it, in program (pre-)order."""
+        yield self
+        for region in self.regions:
+            for block in region.blocks:
+                for op in block.ops:
+                    yield from op.walk()
+
+    def adopt_results(self, other: "Operation") -> None:
+        """Take over ``other``'s result values (so all their uses now refer to this op).
+
+        Raises:
+            ValueError: if the result counts or types differ.
+        """
+        theirs = other.results
+        mine = self.results
+        if len(theirs) != len(mine):
+            raise ValueError(f"{self.name} has {len(mine)} results, {other.name} has {len(theirs)}")
+        for new, old in zip(mine, theirs):
+            if new.type != old.type:
+                raise ValueError(f"result type {new.type} differs from {old.type}")
+            old.op = self
+            old.index = new.index
+            old._type = new.type
+        self._results = list(theirs)
+        other._results = []
+
+    def offset(self) -> Optional[int]:
+        """Start offset of the op's text (None for in-memory ops)."""
+        return self.span[0] if self.span else None
+
+    def __repr__(self) -> str:
+        return f"<op {self.name}>"
+
+
+@attrs.define(eq=False, repr=False)
+class Block:
+    """A list of ops with arguments.  ``label`` is the source label text (``^bb1(%x: f32):``)."""
+
+    ops: List[Operation] = attrs.Factory(list)
+    parent: Optional["Region"] = None
+    label: Optional[str] = None
+    label_offset: Optional[int] = None
+    _arguments: Optional[List[BlockArgument]] = None
+
+    @property
+    def arguments(self) -> List[BlockArgument]:
+        if self._arguments is None:
+            from .scope import block_arguments
+
+            self._arguments = block_arguments(self)
+        return self._arguments
+
+    @arguments.setter
+    def arguments(self, args: List[BlockArgument]) -> None:
+        for i, a in enumerate(args):
+            a.block, a.index = self, i
+        self._arguments = list(args)
+
+    def index_of(self, op: Operation) -> int:
+        for i, o in enumerate(self.ops):
+            if o is op:
+                return i
+        raise ValueError(f"{op!r} is not in this block")
+
+    def insert(self, index: int, op: Operation) -> None:
+        op.parent = self
+        self.ops.insert(index, op)
+
+    def __repr__(self) -> str:
+        return f"<block {self.label or '^entry'} ({len(self.ops)} ops)>"
+
+
+@attrs.define(eq=False, repr=False)
+class Region:
+    """A list of blocks.  ``span`` is the offsets of its ``{`` and ``}`` in the source."""
+
+    blocks: List[Block] = attrs.Factory(list)
+    parent: Optional[Operation] = None
+    span: Optional[Tuple[int, int]] = None
+    _defs: Optional[dict] = None  # name -> Value of the values defined in this region (scope.py)
+
+    @property
+    def entry(self) -> Block:
+        if not self.blocks:
+            self.blocks.append(Block(parent=self))
+        return self.blocks[0]
+
+
+@attrs.define(eq=False, repr=False)
+class Alias:
+    """A top-level ``#name = value`` / ``!name = type`` definition, kept as text."""
+
+    name: str
+    value: str
+    span: Tuple[int, int]
+
+
+@attrs.define(eq=False, repr=False)
+class Module:
+    """A parsed file: its top-level ops (usually one ``module``) and alias definitions.
+
+    When the text has no ``module`` op around its functions, ``ops`` holds them directly
+    (MLIR's implicit module).
+    """
+
+    ops: List[Operation]
+    aliases: List[Alias] = attrs.Factory(list)
+    source: Optional[Source] = None
+    erased: set = attrs.Factory(set)  # spans of source ops a rewrite removed
+
+    def walk(self) -> Iterator[Operation]:
+        """Every op of the module, in program order."""
+        for op in self.ops:
+            yield from op.walk()
+
+    @property
+    def block(self) -> Block:
+        """A block view of the top level (parent of the top-level ops)."""
+        block = Block(ops=self.ops)
+        return block
+
+
+def _results_from_def(op: Operation) -> List[OpResult]:
+    """Result values of a source op, from its ``def_text`` (``%a, %b:2 = ``)."""
+    text = op.def_text
+    if not text:
+        return []
+    results: List[OpResult] = []
+    for group in text.rstrip().rstrip("=").split(","):
+        group = group.strip()
+        name, _, count = group.partition(":")
+        if count:
+            n = int(count)
+            results.extend(OpResult(op, len(results) + k, f"{name}#{k}") for k in range(n))
+        else:
+            results.append(OpResult(op, len(results), name))
+    return results
+
+
+def enclosing_function(op: Operation) -> Optional[Operation]:
+    """The nearest enclosing function-like op (``tt.func``, ``func.func``, ``llvm.func``)."""
+    for anc in op.ancestors():
+        if anc.name.endswith(".func") or anc.name == "func":
+            return anc
+    return None

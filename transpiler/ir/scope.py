@@ -1,0 +1,105 @@
+"""SSA name resolution for source ops, following MLIR's scoping rules.
+
+Within an isolated region (a function), a name is defined once: values of enclosing regions
+are visible in nested ones, sibling regions may reuse names, and blocks of one region see each
+other's values (dominance is the verifier's business, not the parser's).  So a use resolves to
+the first definition found walking out from the use's region to the enclosing function.
+
+A name that resolves to nothing (an argument of a region of an op nobody declared, or a typo)
+becomes an :class:`UnresolvedValue`; it is an error only if a pass needs to know more about it.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from .core import Block, BlockArgument, Operation, Region, Value
+from .types import Type
+
+
+class UnresolvedValue(Value):
+    """A use whose definition is not known; ``type_hint`` is what the using op says, if anything."""
+
+    __slots__ = ("type_hint",)
+
+    def __init__(self, name: str, type_hint: Optional[Type] = None):
+        self.name = name
+        self.type_hint = type_hint
+
+    @property
+    def type(self) -> Type:
+        if self.type_hint is None:
+            raise LookupError(f"the type of {self.name} is not known")
+        return self.type_hint
+
+    def __repr__(self) -> str:
+        return f"<unresolved {self.name}>"
+
+
+def is_isolated(op: Operation) -> bool:
+    """Ops whose regions do not see values from outside (functions, modules)."""
+    return op.name.endswith(".func") or op.name in ("module", "builtin.module")
+
+
+def region_defs(region: Region) -> Dict[str, Value]:
+    """Name -> value for every block argument and op result of ``region`` (cached)."""
+    defs = region._defs
+    if defs is None:
+        defs = {}
+        for block in region.blocks:
+            for arg in block.arguments:
+                if arg.name:
+                    defs[arg.name] = arg
+            for op in block.ops:
+                results = op.results
+                for r in results:
+                    if r.name:
+                        defs[r.name] = r
+                if len(results) > 1 and results[0].name and "#" in results[0].name:
+                    defs.setdefault(results[0].name.split("#")[0], results[0])
+        region._defs = defs
+    return defs
+
+
+def invalidate(block: Optional[Block]) -> None:
+    """Forget cached definitions of the regions around ``block`` (after a rewrite)."""
+    while block is not None and block.parent is not None:
+        region = block.parent
+        region._defs = None
+        op = region.parent
+        block = op.parent if op is not None else None
+
+
+def resolve(op: Operation, name: str, type_hint: Optional[Type] = None) -> Value:
+    """The value that ``name`` denotes where ``op`` uses it."""
+    block = op.parent
+    while block is not None and block.parent is not None:
+        region = block.parent
+        value = region_defs(region).get(name)
+        if value is not None:
+            return value
+        parent = region.parent
+        if parent is None or is_isolated(parent):
+            break
+        block = parent.parent
+    return UnresolvedValue(name, type_hint)
+
+
+def block_arguments(block: Block) -> List[BlockArgument]:
+    """Arguments of a source block: from its label, or, for a region's unlabeled entry block,
+    from the syntax of the op that holds the region (``tt.func`` arguments, ``scf.for``
+    induction variable and iter_args, ...)."""
+    if block.label is not None:
+        from ..parser.detail import parse_block_label
+
+        _name, args = parse_block_label(block.label)
+        return [BlockArgument(block, i, n, t, loc) for i, (n, t, loc) in enumerate(args)]
+    region = block.parent
+    if region is None or region.parent is None or not region.blocks or region.blocks[0] is not block:
+        return []
+    op = region.parent
+    if op.source is None:
+        return []
+    index = next(i for i, r in enumerate(op.regions) if r is region)
+    args = op.detail().region_args.get(index, [])  # a malformed header is reported, not guessed
+    return [BlockArgument(block, i, n, t, loc) for i, (n, t, loc) in enumerate(args)]

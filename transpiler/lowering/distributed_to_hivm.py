@@ -1,0 +1,174 @@
+"""The ``convert-triton-distributed-to-hivm`` pass (SPEC.md section 2; seed ``000_...``).
+
+Each ``distributed.*`` op becomes one ``hivm.hir.custom`` op naming a device-library symbol:
+
+1. the module is scanned for ``tt.dot`` / ``tt.dot_scaled`` (``existDot``, section 2);
+2. each distributed op is verified (section 1), named (2.1, 2.2), given a core type (2.3) and
+   the attribute dictionary of 2.4, tensor results get ``tensor.empty`` destinations (2.5),
+   and the custom op takes the source op's place and result values.
+
+Problems are reported as located diagnostics; the op is then left alone and the pass goes on,
+so that one run reports every error of the module.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import attrs
+
+from ..diagnostics import DiagnosticEngine, DiagnosticError, op_error
+from ..ir.attributes import UNIT, IntegerAttr, StringAttr, i32_attr
+from ..ir.core import Module, Operation, OpResult, Value, enclosing_function
+from ..ir.dialect import lookup
+from ..ir.dialects.distributed import OPS, enum_value
+from ..ir.types import I32, I64, RankedTensorType
+from ..ir.verifier import verify_op
+from . import core_type as ct
+from . import naming
+from .custom_attrs import custom_attributes, gm_addr_args_indices, is_memory_effect_free
+from .rewriter import PatternRewriter, RewritePattern, apply_patterns
+
+CUSTOM_OP = "hivm.hir.custom"
+DISTRIBUTED_OPS = tuple(d.name for d in OPS)
+I32_MIN, I32_MAX = -(2**31), 2**31 - 1
+
+
+@attrs.define
+class LoweringOptions:
+    """``core_type_fallback``: infer an unannotated extern_call's core type from its symbol
+    (CLI ``--core-type-fallback=symbol-table``, SPEC.md section 2.3)."""
+
+    core_type_fallback: bool = False
+
+
+class LowerDistributedOp(RewritePattern):
+    """One pattern per distributed op name; see the module docstring for the steps."""
+
+    def __init__(self, op_name: str, has_dot: bool, options: LoweringOptions):
+        self.op_name = op_name
+        self.has_dot = has_dot
+        self.options = options
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        diags = verify_op(op)
+        if diags:
+            raise DiagnosticError(diags)
+        try:
+            if op.name == "distributed.notify":
+                symbol, ins = _notify_operands(op, rewriter)
+            else:
+                symbol = _symbol(op)
+                ins = [] if op.name in ("distributed.get_rank", "distributed.get_num_ranks") else list(op.operands)
+            core = self._core_type(op, symbol)
+        except (naming.UnsupportedType, ct.CoreTypeError, ValueError) as e:
+            raise DiagnosticError([op_error(op, _describe(e, op))]) from None
+        _build_custom(op, rewriter, symbol, ins, core)
+        return True
+
+    def _core_type(self, op: Operation, symbol: str) -> str:
+        if op.name != "distributed.extern_call":
+            return ct.inferred(self.has_dot)
+        annotation = op.attributes.get(ct.ANNOTATION)
+        if annotation is not None and not isinstance(annotation, StringAttr):
+            raise ct.CoreTypeError(f"'{ct.ANNOTATION}' of extern_call '{symbol}' must be a string, found {annotation}")
+        text = annotation.value if annotation is not None else None
+        return ct.extern_call_core_type(text, symbol, self.has_dot, self.options.core_type_fallback)
+
+
+def _describe(e: Exception, op: Operation) -> str:
+    message = str(e)
+    t = getattr(e, "type", None)
+    if t is not None:
+        full = [x for x in op.operand_types if x is not None and x != t and str(t) in str(x)]
+        if full:
+            message += f", in operand type {full[0]}"
+    return message
+
+
+def _symbol(op: Operation) -> str:
+    extern = op.attributes.get("symbol")
+    return naming.symbol_for(op.name, op.operand_types, extern.value if isinstance(extern, StringAttr) else None)
+
+
+def _notify_operands(op: Operation, rewriter: PatternRewriter):
+    """SPEC.md section 2.2: i32 signals take ``[sigAddr, signal as i32, ACLSHMEM op, rank]``."""
+    sig, value, rank = op.operands
+    sig_op = enum_value(op, "sigOp")
+    symbol = naming.notify_symbol(op.operand_types[0], sig_op)
+    if symbol != "aclshmemx_signal_op":
+        return symbol, [sig, value, rank]
+    constant = _constant_value(value)
+    if constant is not None:
+        if not I32_MIN <= constant <= I32_MAX:
+            raise ValueError(
+                f"constant signal {constant} does not fit in the i32 signal of aclshmemx_signal_op "
+                f"(range {I32_MIN}..{I32_MAX}); it would be truncated"
+            )
+        signal = _insert(rewriter, op, "arith.constant", [], I32, {"value": i32_attr(constant)}, f"c{constant}_i32")
+    else:
+        signal = _insert(rewriter, op, "arith.trunci", [value], I32, {}, _derived(value, "i32", "signal_i32"))
+    code = naming.aclshmem_signal_op(sig_op)
+    sig_code = _insert(rewriter, op, "arith.constant", [], I32, {"value": i32_attr(code)}, f"c{code}_i32")
+    return symbol, [sig, signal, sig_code, rank]
+
+
+def _constant_value(value: Value) -> Optional[int]:
+    """The integer of an ``arith.constant`` producing ``value`` (custom or generic form)."""
+    if not isinstance(value, OpResult) or value.op.name != "arith.constant" or value.type != I64:
+        return None
+    attr = value.op.attributes.get("value", value.op.properties.get("value"))
+    return attr.value if isinstance(attr, IntegerAttr) else None
+
+
+def _derived(value: Value, suffix: str, fallback: str) -> str:
+    base = (value.name or "").lstrip("%").split("#")[0]
+    return f"{base}_{suffix}" if base[:1].isalpha() or base[:1] == "_" else fallback
+
+
+def _insert(rewriter: PatternRewriter, before: Operation, name: str, operands, result_type, attributes, hint) -> Value:
+    new = rewriter.create(name, operands, [result_type], attributes, name_hints=[hint])
+    rewriter.insert_before(before, new)
+    return new.results[0]
+
+
+def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: List[Value], core: str) -> None:
+    result_types = list(op.result_types)
+    outs: List[Value] = []
+    for t in result_types:
+        if isinstance(t, RankedTensorType):
+            outs.append(_insert(rewriter, op, "tensor.empty", [], t, {}, "empty"))
+    tensor_token = op.name == "distributed.consume_token" and bool(outs)
+    source_attributes = {**op.properties, **op.attributes}
+    attributes = custom_attributes(
+        source_attributes,
+        symbol,
+        core,
+        no_side_effect=is_memory_effect_free(lookup(op.name).memory_effects(op)),
+        gm_indices=gm_addr_args_indices(ins + outs, enclosing_function(op)),
+        src_ptr_index=tensor_token,
+    )
+    custom = rewriter.create(CUSTOM_OP, ins + outs, result_types, attributes,
+                             properties={"name": StringAttr(naming.custom_op_name(symbol))})
+    custom.detail().operand_groups = [("inputs", len(ins)), ("outputs", len(outs))]
+    rewriter.replace_op(op, custom)
+    if tensor_token:
+        mark = rewriter.create("annotation.mark", [custom.results[0]], [], {"ContinuousMemAccess": UNIT})
+        rewriter.insert_after(custom, mark)
+
+
+def lower_distributed_to_hivm(module: Module, options: Optional[LoweringOptions] = None,
+                              diagnostics: Optional[DiagnosticEngine] = None) -> int:
+    """Run the pass on ``module`` in place; returns the number of ops lowered.
+
+    Raises:
+        DiagnosticError: with every problem found (unsupported types, missing core types,
+            signals that do not fit, malformed distributed ops ...).
+    """
+    options = options or LoweringOptions()
+    engine = diagnostics or DiagnosticEngine()
+    has_dot = ct.exist_dot(op.name for op in module.walk())
+    patterns = [LowerDistributedOp(name, has_dot, options) for name in DISTRIBUTED_OPS]
+    count = apply_patterns(module, patterns, engine)
+    engine.check()
+    return count

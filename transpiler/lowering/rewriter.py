@@ -1,0 +1,155 @@
+"""A small pattern-rewrite engine: patterns, a rewriter and a greedy driver.
+
+Shaped like MLIR's (and xDSL's): a :class:`RewritePattern` matches one op name and rewrites
+through a :class:`PatternRewriter`, which inserts, replaces and erases ops and records what it
+did so that the faithful emitter can splice the new text where the old op stood.  Every op a
+pattern creates remembers the source op it was created for (``origin``), and takes that op's
+location.
+
+:func:`apply_patterns` walks the module once in program order and applies the first pattern
+registered for each op's name (the distributed ops lower to ops no pattern matches, so one
+sweep reaches the fixed point).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set
+
+from ..diagnostics import DiagnosticEngine, DiagnosticError
+from ..ir.core import Module, Operation, Value, enclosing_function
+from ..ir.scope import invalidate
+
+_SSA_NAME = re.compile(r"%[\w$.\-]+")
+
+
+class RewritePattern:
+    """Rewrites ops named :attr:`op_name`; subclasses implement :meth:`match_and_rewrite`."""
+
+    op_name: str = ""
+
+    def match_and_rewrite(self, op: Operation, rewriter: "PatternRewriter") -> bool:  # pragma: no cover
+        """Rewrite ``op`` and return True, or return False to leave it alone."""
+        raise NotImplementedError
+
+
+class ValueNamer:
+    """Fresh SSA names that are unused in the enclosing function (names may not be reused in
+    nested regions of one function, so uniqueness per function is what MLIR requires)."""
+
+    def __init__(self) -> None:
+        self._used: Dict[int, Set[str]] = {}
+
+    def _names_of(self, function: Optional[Operation], anchor: Operation) -> Set[str]:
+        key = id(function)
+        used = self._used.get(key)
+        if used is None:
+            used = set()
+            scope = function or anchor
+            if scope.source is not None and scope.span is not None:
+                used.update(_SSA_NAME.findall(scope.source.text, *scope.span))
+            for op in scope.walk() if function is not None else ():
+                if op.source is None:
+                    used.update(r.name.split("#")[0] for r in op.results if r.name)
+            self._used[key] = used
+        return used
+
+    def fresh(self, anchor: Operation, hint: str) -> str:
+        """A name based on ``hint`` (``c1_i32``) not used in ``anchor``'s function."""
+        used = self._names_of(enclosing_function(anchor), anchor)
+        if not re.fullmatch(r"[A-Za-z_$.\-][\w$.\-]*|[0-9]+", hint):
+            hint = "v"
+        name = f"%{hint}"
+        n = 0
+        while name in used:
+            name = f"%{hint}_{n}"
+            n += 1
+        used.add(name)
+        return name
+
+
+class PatternRewriter:
+    """Mutates the IR for patterns and keeps the record the faithful emitter needs.
+
+    Attributes:
+        module: the module being rewritten; its ``erased`` set receives the spans of source
+            ops that were removed.
+        current: the source op being rewritten (new ops take its location and span as origin).
+    """
+
+    def __init__(self, module: Module, namer: Optional[ValueNamer] = None):
+        self.module = module
+        self.namer = namer or ValueNamer()
+        self.current: Optional[Operation] = None
+
+    # ---- creation -----------------------------------------------------------------------------
+    def create(self, name: str, operands: Sequence[Value] = (), result_types=(), attributes=None, properties=None,
+               name_hints: Sequence[str] = ()) -> Operation:
+        """A new op at the current source op's location; results get fresh names from ``name_hints``."""
+        anchor = self.current
+        op = Operation.create(name, operands, result_types, attributes, properties,
+                              location=anchor.location if anchor is not None else None)
+        op.origin = anchor.span if anchor is not None else None
+        if anchor is not None:
+            for r, hint in zip(op.results, name_hints):
+                r.name = self.namer.fresh(anchor, hint)
+        return op
+
+    # ---- mutation -----------------------------------------------------------------------------
+    def insert_before(self, anchor: Operation, op: Operation) -> Operation:
+        block = anchor.parent
+        block.insert(block.index_of(anchor), op)
+        invalidate(block)
+        return op
+
+    def insert_after(self, anchor: Operation, op: Operation) -> Operation:
+        block = anchor.parent
+        block.insert(block.index_of(anchor) + 1, op)
+        invalidate(block)
+        return op
+
+    def erase_op(self, op: Operation) -> None:
+        block = op.parent
+        del block.ops[block.index_of(op)]
+        op.parent = None
+        if op.span is not None and op.source is self.module.source:
+            self.module.erased.add(op.span)
+        invalidate(block)
+
+    def replace_op(self, op: Operation, new_op: Operation) -> Operation:
+        """Put ``new_op`` where ``op`` is; ``new_op`` takes over ``op``'s result values (so
+        every use refers to it, under the same names)."""
+        if new_op.parent is None:
+            self.insert_before(op, new_op)
+        if op.results:
+            new_op.adopt_results(op)
+        self.erase_op(op)
+        return new_op
+
+
+def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnostics: DiagnosticEngine,
+                   rewriter: Optional[PatternRewriter] = None, on_op: Optional[Callable] = None) -> int:
+    """Apply ``patterns`` to every op of ``module``; returns the number of rewrites.
+
+    A pattern reports problems through ``diagnostics`` and leaves the op alone; the sweep goes
+    on so that all errors of a module are reported in one run (up to the engine's limit).
+    """
+    by_name: Dict[str, List[RewritePattern]] = {}
+    for p in patterns:
+        by_name.setdefault(p.op_name, []).append(p)
+    rewriter = rewriter or PatternRewriter(module)
+    worklist = [op for op in module.walk() if op.name in by_name]
+    count = 0
+    for op in worklist:
+        rewriter.current = op
+        for pattern in by_name[op.name]:
+            try:
+                if pattern.match_and_rewrite(op, rewriter):
+                    count += 1
+                    break
+            except DiagnosticError as e:
+                for d in e.diagnostics:
+                    diagnostics.emit(d)
+                break
+        rewriter.current = None
+    return count

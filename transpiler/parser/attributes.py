@@ -1,0 +1,123 @@
+"""Attribute text to :mod:`transpiler.ir.attributes` objects (the ``attribute`` rules).
+
+Integers, booleans, strings, unit, ``array<i32: ...>``, arrays, dictionaries, types and symbol
+references become structured attributes; anything else keeps its text (:class:`OpaqueAttr`),
+so that ``dense<0xFC00>``, ``#ttg.blocked<...>`` or a float keep their exact bits.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..ir.attributes import (
+    UNIT,
+    ArrayAttr,
+    Attribute,
+    BoolAttr,
+    DenseI32ArrayAttr,
+    DictAttr,
+    FloatAttr,
+    IntegerAttr,
+    OpaqueAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TypeAttr,
+    unquote_string,
+)
+from ..ir.types import FloatType, IntegerType, Type
+from .types import parse_type
+
+_I32_ARRAY = re.compile(r"array<i32(?::\s*(-?\d+(?:\s*,\s*-?\d+)*))?>\Z")
+
+
+class AttributeSyntaxError(ValueError):
+    """Attribute text that the grammar rejects."""
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_attribute(text: str):
+    """Parse one attribute value (``3 : i64``, ``"s"``, ``array<i32: 0>``, ``{a = 1}``, ...).
+
+    Raises:
+        AttributeSyntaxError: if ``text`` is not an attribute.
+    """
+    from lark.exceptions import UnexpectedInput
+
+    from .grammar import detail_parser
+
+    try:
+        return detail_parser().parse(text, start="attribute")
+    except (UnexpectedInput, ValueError) as e:
+        raise AttributeSyntaxError(f"malformed attribute '{text}': {e}") from None
+
+
+def _typed(literal: str, type_: Type = None):
+    if isinstance(type_, FloatType) or (type_ is None and "." in literal):
+        return FloatAttr(literal, type_)
+    if type_ is None:
+        return IntegerAttr(int(literal, 0), IntegerType(64))
+    if isinstance(type_, IntegerType) and type_.width == 1:
+        return BoolAttr(int(literal, 0) != 0)
+    return IntegerAttr(int(literal, 0), type_)
+
+
+def coarse_attribute(text: str):
+    """A single ATTR token (``array<i32: 1, 0>``, ``dense<...>``, ``#alias``) as an attribute."""
+    m = _I32_ARRAY.match(text)
+    if m:
+        values = m.group(1)
+        return DenseI32ArrayAttr(tuple(int(v) for v in values.split(",")) if values else ())
+    return OpaqueAttr(text)
+
+
+class AttributeBuilder:
+    """Parse-time callbacks of the ``attribute`` rules (mixed into the detail transformer)."""
+
+    def typed_literal(self, c):
+        type_ = parse_type(str(c[2])) if len(c) > 2 else None
+        return _typed(str(c[0]), type_)
+
+    def coarse_attribute(self, c):
+        if len(c) > 1:
+            return OpaqueAttr(f"{c[0]} : {c[2]}")
+        return coarse_attribute(str(c[0]))
+
+    def string_attribute(self, c):
+        if len(c) > 1:
+            return OpaqueAttr(f"{c[0]} : {c[2]}")
+        return StringAttr(unquote_string(str(c[0])))
+
+    def type_attribute(self, c):
+        return TypeAttr(parse_type(str(c[0])))
+
+    def symbol_attribute(self, c):
+        return SymbolRefAttr(str(c[0]))
+
+    def keyword_attribute(self, c):
+        word = str(c[0])
+        if word in ("true", "false"):
+            return BoolAttr(word == "true")
+        if word == "unit":
+            return UNIT
+        return OpaqueAttr(word)
+
+    def array_attribute(self, c):
+        return ArrayAttr(tuple(x for x in c if isinstance(x, Attribute)))
+
+    def dictionary_attribute(self, c):
+        return c[0]
+
+    def location_attribute(self, c):
+        return OpaqueAttr(str(c[0]))
+
+    def attr_entry(self, c):
+        key = c[0]
+        name = unquote_string(str(key)) if key.type == "STRING" else str(key)
+        return (name, c[2] if len(c) > 2 else UNIT)
+
+    def attr_dict(self, c):
+        return DictAttr(tuple(x for x in c if isinstance(x, tuple)))
+
+    def attribute(self, c):
+        return c[0]

@@ -1,0 +1,170 @@
+"""Coarse, line-aware lexer for the structure level of ``grammars/ttir.lark``.
+
+MLIR's printer puts every op on its own line; a line that ends in ``{`` opens a region whose
+ops follow on the next lines until a line starting with ``}``.  This lexer reads one line at a
+time and emits a few coarse tokens per line (``DEF``, ``OP_NAME``, ``BODY``, ``REGION_OPEN``,
+``REGION_CLOSE``, ``BLOCK_LABEL``, ``ALIAS``), using the regexes of those terminals
+from the grammar, so that the LALR parser does a handful of steps per op (DESIGN.md, "coarse
+tokens").  The detail of a ``BODY`` is parsed later, only if a pass asks for it.
+
+Errors are raised as :class:`LexError` with the offset of the offending character; the parse
+driver turns them into ``file:line:col: error:`` diagnostics.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+from lark.lexer import Lexer
+
+
+class LexError(Exception):
+    """A line that fits none of MLIR's line shapes.
+
+    Attributes:
+        offset: character offset (0-based) in the parsed text where the problem is.
+        message: what was expected, in MLIR's wording where MLIR has one.
+    """
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+class Tok:
+    """A token as the LALR parser sees it: kind, text and [start_pos, end_pos) in the text.
+
+    Lighter than ``lark.Token`` (no line/column bookkeeping: positions are turned into lines
+    only when a diagnostic needs one).
+    """
+
+    __slots__ = ("type", "value", "start_pos", "end_pos")
+    line = column = end_line = end_column = None  # read by Lark only to build its $END token
+
+    def __init__(self, type_: str, value: str, start_pos: int, end_pos: int):
+        self.type = type_
+        self.value = value
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type}, {self.value!r}@{self.start_pos})"
+
+
+_TRAIL = r"[ \t\r]*(?://[^\n]*)?"  # trailing blanks and a comment (`// pred: ^bb0`)
+
+
+class StructureLexer(Lexer):
+    """Lark custom lexer (``Lark(..., lexer=StructureLexer)``) for the ``file`` start rule."""
+
+    def __init__(self, lexer_conf) -> None:
+        pattern = {t.name: t.pattern.to_regexp() for t in lexer_conf.terminals}
+        body = f"(?:{pattern['BODY']})"
+        self._op_line = re.compile(
+            f"(?:{pattern['DEF']})?({pattern['OP_NAME']})({body})?(\\{{)?{_TRAIL}"
+        )
+        self._def = re.compile(pattern["DEF"])
+        self._close_line = re.compile(f"\\}}({body})?(\\{{)?{_TRAIL}")
+        self._label_line = re.compile(f"({pattern['BLOCK_LABEL']}){_TRAIL}")
+        self._alias_line = re.compile(f"({pattern['ALIAS']})")
+        self._indent = re.compile(r"[ \t\r]*")
+
+    def lex(self, text: str) -> Iterator[Tok]:  # Lark's custom-lexer interface 0: the whole text
+        return self.tokens(text)
+
+    def tokens(self, text: str) -> Iterator[Tok]:
+        """Yield the structure tokens of ``text``; raise :class:`LexError` on a bad line."""
+        op_line, close_line = self._op_line.fullmatch, self._close_line.fullmatch
+        indent = self._indent.match
+        opens: list[int] = []  # offsets of the `{` of the regions still open
+        n = len(text)
+        pos = 0
+        while pos < n:
+            eol = text.find("\n", pos)
+            if eol < 0:
+                eol = n
+            s = indent(text, pos, eol).end()
+            if s == eol or text.startswith("//", s):
+                pos = eol + 1
+                continue
+            c = text[s]
+            if c == "}":
+                if not opens:
+                    raise LexError(s, "unexpected '}': no region is open here")
+                opens.pop()
+                m = close_line(text, s, eol)
+                if m is None:
+                    raise LexError(_bad_column(text, s, eol), "expected an op's text, '{' or the end of the line after '}'")
+                yield Tok("REGION_CLOSE", "}", s, s + 1)
+                (b0, b1), (o0, _o1) = m.regs[1], m.regs[2]
+                if b0 >= 0:
+                    yield Tok("BODY", text[b0:b1], b0, b1)
+                if o0 >= 0:
+                    opens.append(o0)
+                    yield Tok("REGION_OPEN", "{", o0, o0 + 1)
+            elif c == "^":
+                m = self._label_line.fullmatch(text, s, eol)
+                if m is None:
+                    raise LexError(s, "expected a block label such as '^bb0(%arg0: i32):'")
+                b0, b1 = m.regs[1]
+                yield Tok("BLOCK_LABEL", text[b0:b1], b0, b1)
+            elif c == "#" or c == "!":
+                if opens:
+                    raise LexError(s, "alias definitions are only allowed at the top level")
+                m = self._alias_line.match(text, s, eol)
+                if m is None:
+                    raise LexError(s, "expected an alias definition such as '#loc1 = loc(...)'")
+                value = text[s:eol].rstrip("\r")
+                yield Tok("ALIAS", value, s, s + len(value))
+            else:
+                m = op_line(text, s, eol)
+                if m is None:
+                    raise LexError(_bad_column(text, s, eol), _op_line_problem(text, s, eol))
+                (n0, n1), (b0, b1), (o0, _o1) = m.regs[1], m.regs[2], m.regs[3]
+                if n0 > s:
+                    yield Tok("DEF", text[s:n0], s, n0)
+                yield Tok("OP_NAME", text[n0:n1], n0, n1)
+                if b0 >= 0:
+                    yield Tok("BODY", text[b0:b1], b0, b1)
+                if o0 >= 0:
+                    opens.append(o0)
+                    yield Tok("REGION_OPEN", "{", o0, o0 + 1)
+            pos = eol + 1
+        if opens:
+            raise LexError(opens[-1], "region is not closed: expected '}' before the end of the input")
+
+
+def _bad_column(text: str, start: int, eol: int) -> int:
+    """Best guess at where a line that fits no shape goes wrong: an unbalanced quote or brace."""
+    depth = 0
+    i = start
+    while i < eol:
+        ch = text[i]
+        if ch == '"':
+            j = i + 1
+            while j < eol and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            if j >= eol:
+                return i
+            i = j
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return start
+
+
+def _op_line_problem(text: str, start: int, eol: int) -> str:
+    line = text[start:eol]
+    if line.count('"') % 2:
+        return "unterminated string"
+    if line[:1] == "%":
+        return "expected '=' and an op name after the result names"
+    if line.count("{") != line.count("}"):
+        return "unbalanced '{' in this op"
+    return "expected an operation"

@@ -1,0 +1,91 @@
+"""Builds the IR while the structure level of the grammar is parsed (Lark parse-time transformer).
+
+Each rule reduction makes one IR object: ``op`` an :class:`Operation` (name, results text, body
+pieces, regions, span), ``block`` a :class:`Block`, ``region`` a :class:`Region`, ``alias`` an
+:class:`Alias`, ``file`` the :class:`Module`.  No tree is built (DESIGN.md: "IR built while
+parsing").
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from lark import Transformer
+
+from ..ir.core import Alias, Block, Module, Operation, Region, Source
+from .lexer import Tok
+
+
+class StructureBuilder(Transformer):
+    """Parse-time callbacks; ``source`` must be set to the text being parsed before each parse."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.source: Optional[Source] = None
+
+    def op(self, children: list) -> Operation:
+        first = children[0]
+        i = 1 if first.type == "DEF" else 0
+        name_tok: Tok = children[i]
+        name = name_tok.value
+        generic = name[0] == '"'
+        if generic:
+            name = name[1:-1]
+        body = []
+        regions: List[Region] = []
+        for piece in children[i + 1 :]:
+            if isinstance(piece, Region):
+                regions.append(piece)
+                body.append(None)
+            else:
+                body.append(piece)
+        last = children[-1]
+        end = last.end_pos if isinstance(last, Tok) else last.span[1] + 1
+        op = Operation(
+            name,
+            regions=regions,
+            source=self.source,
+            span=(first.start_pos, end),
+            def_text=first.value if i else None,
+            body=body,
+            generic=generic,
+        )
+        for region in regions:
+            region.parent = op
+        return op
+
+    def region(self, children: list) -> Region:
+        open_tok, close_tok = children[0], children[-1]
+        region = Region(span=(open_tok.start_pos, close_tok.start_pos))
+        blocks = region.blocks
+        entry_ops: List[Operation] = []
+        for item in children[1:-1]:
+            if isinstance(item, Block):
+                blocks.append(item)
+            else:
+                entry_ops.append(item)
+        if entry_ops:
+            entry = Block(ops=entry_ops)
+            for op in entry_ops:
+                op.parent = entry
+            blocks.insert(0, entry)
+        for block in blocks:
+            block.parent = region
+        return region
+
+    def block(self, children: list) -> Block:
+        label: Tok = children[0]
+        block = Block(ops=children[1:], label=label.value, label_offset=label.start_pos)
+        for op in block.ops:
+            op.parent = block
+        return block
+
+    def alias(self, children: list) -> Alias:
+        tok: Tok = children[0]
+        name, _, value = tok.value.partition("=")
+        return Alias(name.strip(), value.strip(), (tok.start_pos, tok.end_pos))
+
+    def file(self, children: list) -> Module:
+        ops = [c for c in children if isinstance(c, Operation)]
+        aliases = [c for c in children if isinstance(c, Alias)]
+        return Module(ops=ops, aliases=aliases, source=self.source)

@@ -1,0 +1,108 @@
+"""Type text to :mod:`transpiler.ir.types` objects, parsed once per distinct text (interned).
+
+The same type text (``tensor<128x!tt.ptr<f32>>``) repeats thousands of times in a module; each
+distinct text is parsed once with the ``type`` start rule of ``grammars/ttir.lark`` and the
+result is shared (DESIGN.md, "types parsed once and interned").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from ..ir.types import FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, PointerType, RankedTensorType, Type
+
+_INT = re.compile(r"([su]?)i([1-9][0-9]*)\Z")
+_FLOATS = {"bf16", "f16", "f32", "f64", "f80", "f128", "tf32"}
+
+
+class TypeSyntaxError(ValueError):
+    """Type text that the grammar rejects; ``column`` is 1-based within the text."""
+
+    def __init__(self, message: str, column: int = 1):
+        super().__init__(message)
+        self.column = column
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_type(text: str) -> Type:
+    """Parse one type (``i32``, ``!tt.ptr<f16>``, ``tensor<4x!tt.ptr<i8>>``, ...).
+
+    Builtin scalar types take a fast path; other text goes through the grammar.  Types without
+    a structured class (``vector<...>``, ``!tt.tensordesc<...>``, unknown dialects) come back
+    as :class:`OpaqueType` with their exact text.
+
+    Raises:
+        TypeSyntaxError: if ``text`` is not a type.
+    """
+    m = _INT.match(text)
+    if m:
+        return IntegerType(int(m.group(2)), m.group(1))
+    if text in _FLOATS or text.startswith(("f8E", "f6E", "f4E")):
+        return FloatType(text)
+    if text == "index":
+        return IndexType()
+    if text == "none":
+        return NoneType()
+    if not text.startswith(("!tt.ptr<", "tensor<", "(")):
+        if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
+            return OpaqueType(text)
+        raise TypeSyntaxError(f"expected a type, found '{text}'")
+    from lark.exceptions import UnexpectedInput
+
+    from .grammar import detail_parser
+
+    try:
+        result = detail_parser().parse(text, start="type")
+    except UnexpectedInput as e:
+        raise TypeSyntaxError(f"malformed type '{text}'", getattr(e, "column", 1) or 1) from None
+    return OpaqueType(text) if result is _OPAQUE else result
+
+
+_OPAQUE = object()
+
+
+class TypeBuilder:
+    """Parse-time callbacks of the ``type`` rules (mixed into the detail transformer)."""
+
+    def integer_type(self, c):
+        return parse_type(str(c[0]))
+
+    def float_type(self, c):
+        return FloatType(str(c[0]))
+
+    def index_type(self, c):
+        return IndexType()
+
+    def none_type(self, c):
+        return NoneType()
+
+    def tensor_type(self, c):
+        dims = ()
+        if c and getattr(c[0], "type", None) == "DIMS":
+            dims = tuple(None if d == "?" else int(d) for d in str(c[0]).split("x")[:-1])
+            c = c[1:]
+        element = c[0]
+        encoding = str(c[1]) if len(c) > 1 else None
+        return RankedTensorType(dims, element, encoding)
+
+    def unranked_tensor_type(self, c):
+        return _OPAQUE
+
+    def vector_type(self, c):
+        return _OPAQUE
+
+    def pointer_type(self, c):
+        space = str(c[1]) if len(c) > 1 else None
+        return PointerType(c[0], space)
+
+    def opaque_type(self, c):
+        return OpaqueType(str(c[0]))
+
+    def type_list(self, c):
+        return [t for t in c if isinstance(t, Type)]
+
+    def function_type_text(self, c):
+        inputs = c[0]
+        results = c[1] if isinstance(c[1], list) else [c[1]]
+        return FunctionType(tuple(inputs), tuple(results))

@@ -1,0 +1,101 @@
+"""The stage table, walked by the CLI and the Python API (SPEC.md section 4, seed ``003_...``).
+
+Like Triton's ``add_stages``, an ordered mapping from a stage name to the function that makes
+that stage's module from the previous one:
+
+* ``ttir``      - parse the text and verify the distributed ops (SPEC.md section 1);
+* ``ttadapter`` - the distributed -> HIVM lowering (section 2), then the link check (section 5).
+
+:func:`run` walks the table from a start stage up to a stop stage.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Dict, List, Optional
+
+import attrs
+
+from .diagnostics import DiagnosticEngine
+from .ir.core import Module
+from .lowering.distributed_to_hivm import DISTRIBUTED_OPS, LoweringOptions, lower_distributed_to_hivm
+
+
+@attrs.define
+class Options:
+    """Everything a stage may need.
+
+    Attributes:
+        core_type_fallback: infer unannotated extern_calls' core type from the symbol.
+        error_limit: stop after this many errors.
+    """
+
+    core_type_fallback: bool = False
+    error_limit: int = 20
+
+
+def make_ttir(module: Module, options: Options) -> Module:
+    """Stage ``ttir``: the module is parsed; verify its distributed ops.
+
+    Raises:
+        DiagnosticError: with every verification error.
+    """
+    from .ir.verifier import verify_op
+
+    engine = DiagnosticEngine(options.error_limit)
+    for op in module.walk():
+        if op.name in DISTRIBUTED_OPS:
+            for d in verify_op(op):
+                engine.emit(d)
+    engine.check()
+    return module
+
+
+def make_ttadapter(module: Module, options: Options) -> Module:
+    """Stage ``ttadapter``: lower every distributed op to ``hivm.hir.custom``.
+
+    Raises:
+        DiagnosticError: with every lowering error.
+    """
+    engine = DiagnosticEngine(options.error_limit)
+    lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback), engine)
+    return module
+
+
+StageFn = Callable[[Module, Options], Module]
+
+STAGES: Dict[str, StageFn] = {
+    "ttir": make_ttir,
+    "ttadapter": make_ttadapter,
+}
+
+
+@attrs.define
+class StageTiming:
+    name: str
+    seconds: float
+
+
+def run(module: Module, options: Options, start: str = "ttir", stop: Optional[str] = None,
+        on_stage: Optional[Callable[[str, Module], Module]] = None) -> List[StageTiming]:
+    """Run the stages from ``start`` to ``stop`` (inclusive, default: the last) on ``module``.
+
+    ``on_stage(name, module)`` is called after each stage and may return a replacement module
+    (dumps and overrides hook in here).  Returns the time each stage took.
+
+    Raises:
+        KeyError: an unknown stage name.
+        DiagnosticError: a stage failed.
+    """
+    names = list(STAGES)
+    first = names.index(start)
+    last = names.index(stop) if stop is not None else len(names) - 1
+    timings: List[StageTiming] = []
+    for name in names[first : last + 1]:
+        t0 = time.perf_counter()
+        module = STAGES[name](module, options)
+        timings.append(StageTiming(name, time.perf_counter() - t0))
+        if on_stage is not None:
+            module = on_stage(name, module) or module
+    return timings
+
