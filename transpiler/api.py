@@ -9,6 +9,8 @@ holds every located problem (``str(e)`` is their MLIR-style rendering).
 
 from __future__ import annotations
 
+from typing import Optional
+
 from .diagnostics import DiagnosticError
 from .emit.faithful import emit_module
 from .parser import parse_module
@@ -19,7 +21,8 @@ class LoweringError(DiagnosticError):
     """Raised by :func:`lower` when the input cannot be lowered; see ``diagnostics``."""
 
 
-def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False) -> str:
+def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False,
+          split_line: Optional[int] = None) -> str:
     """Lower every ``distributed.*`` op of a TTIR module to ``hivm.hir.custom``.
 
     Args:
@@ -27,6 +30,8 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
         filename: the name used in diagnostics.
         core_type_fallback: infer the core type of extern_calls without a
             ``distributed.core_type`` annotation from their symbol (older frontends).
+        split_line: when ``text`` is one chunk of a ``--split-input-file`` input, the file line
+            where it starts (diagnostics then name the chunk).
 
     Returns:
         The module text, with everything but the distributed ops unchanged.
@@ -35,7 +40,7 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
         LoweringError: on malformed input or unsupported distributed ops.
     """
     try:
-        module = parse_module(text, filename)
+        module = parse_module(text, filename, split_line)
         run(module, Options(core_type_fallback=core_type_fallback))
         return emit_module(module)
     except DiagnosticError as e:

@@ -12,6 +12,7 @@ failure no output file is written and an existing one is left as it was.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from typing import Optional
@@ -21,6 +22,7 @@ import click
 from . import __version__
 
 EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*(?:\n|\Z)", re.M)
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -77,9 +79,15 @@ def write_output(path: Optional[str], text: str) -> None:
 @click.option("--core-type-fallback", type=click.Choice(["none", "symbol-table"]), default="none", show_default=True,
               help="For extern_calls without a distributed.core_type annotation (older frontends): "
                    "'symbol-table' infers the core type from the symbol; 'none' reports an error.")
+@click.option("--split-input-file", is_flag=True,
+              help="Treat '// -----' lines as separators of independent modules (as mlir-opt does).")
+@click.option("--strip-comments", is_flag=True,
+              help="Drop whole-line '//' comments from the output, as mlir-opt's printer does "
+                   "(so FileCheck tests do not match their own CHECK lines).")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
 @click.version_option(__version__, prog_name="ttd-lower")
-def main(input_path: str, output_path: Optional[str], core_type_fallback: str, debug: bool) -> None:
+def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool,
+         strip_comments: bool, debug: bool) -> None:
     """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
 
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
@@ -90,9 +98,22 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, d
     filename = "<stdin>" if input_path == "-" else input_path
     try:
         from .api import lower
+        from .split import Chunk, join_outputs, split_input
 
-        result = lower(text, filename=filename, core_type_fallback=core_type_fallback == "symbol-table")
-        write_output(output_path, result)
+        fallback = core_type_fallback == "symbol-table"
+        chunks = split_input(text) if split_input_file else [Chunk(text, 1)]
+        outputs, diagnostics = [], []
+        for chunk in chunks:
+            try:
+                outputs.append(lower(chunk.text, filename=filename, core_type_fallback=fallback,
+                                     split_line=chunk.start_line if split_input_file else None))
+            except DiagnosticError as e:
+                diagnostics.extend(e.diagnostics)
+        if diagnostics:
+            raise DiagnosticError(diagnostics)
+        if strip_comments:
+            outputs = [COMMENT_LINE.sub("", out) for out in outputs]
+        write_output(output_path, join_outputs(chunks, outputs))
     except DiagnosticError as e:
         print_diagnostics(e.diagnostics)
         sys.exit(EXIT_INPUT_ERROR)

@@ -132,9 +132,9 @@ def _where(source: Optional[Source], offset: Optional[int]) -> str:
     if source is None:
         return "<unknown>"
     if offset is None:
-        return source.filename
+        return source.display_name
     line, col = source.line_col(offset)
-    return f"{source.filename}:{line}:{col}"
+    return f"{source.display_name}:{line}:{col}"
 
 
 def _headline(source, offset, severity: str, message: str, color: bool) -> str:

@@ -31,14 +31,14 @@ if TYPE_CHECKING:  # pragma: no cover
 class Source:
     """The text an IR was parsed from, with its file name, for spans and diagnostics.
 
-    ``base_line`` is added to every line number (for ``--split-input-file`` chunks reported
-    relative to their chunk it is 0; for chunks reported against the whole file, the chunk's
-    first line - 1).
+    ``split_line`` is set for a ``--split-input-file`` chunk: the line of the file where the
+    chunk starts.  Lines stay relative to the chunk and diagnostics say which chunk, as
+    ``mlir-opt`` does (``within split at FILE:N offset :L:C``).
     """
 
     text: str
     filename: str = "<input>"
-    base_line: int = 0
+    split_line: Optional[int] = None
     _line_starts: Optional[List[int]] = attrs.field(default=None, init=False)
 
     def line_col(self, offset: int) -> Tuple[int, int]:
@@ -52,7 +52,14 @@ class Source:
                 i = find("\n", i + 1)
             self._line_starts = starts
         idx = bisect.bisect_right(self._line_starts, offset) - 1
-        return idx + 1 + self.base_line, offset - self._line_starts[idx] + 1
+        return idx + 1, offset - self._line_starts[idx] + 1
+
+    @property
+    def display_name(self) -> str:
+        """How diagnostics name this text (the file, or the file's split chunk)."""
+        if self.split_line is None:
+            return self.filename
+        return f"within split at {self.filename}:{self.split_line} offset "
 
     def line_text(self, offset: int) -> str:
         """The whole source line that contains ``offset`` (without its newline)."""
@@ -169,8 +176,13 @@ class Operation:
         regions: Sequence["Region"] = (),
         location: Optional[str] = None,
         result_names: Sequence[Optional[str]] = (),
+        operand_types: Optional[Sequence[Type]] = None,
     ) -> "Operation":
-        """Build an in-memory op; results get the given names (or None)."""
+        """Build an in-memory op; results get the given names (or None).
+
+        ``operand_types`` are needed only where an operand's own type cannot be known (a
+        value produced by an op nobody declared); by default each operand's type is used.
+        """
         from .dialect import OpDetail
 
         op = cls(name, regions=list(regions), location=location)
@@ -178,6 +190,7 @@ class Operation:
         op._results = [OpResult(op, i, names[i], t) for i, t in enumerate(result_types)]
         op._detail = OpDetail(
             operands=list(operands),
+            operand_type_hints=list(operand_types or ()),
             attributes=dict(attributes or {}),
             properties=dict(properties or {}),
             result_types=list(result_types),
@@ -373,8 +386,8 @@ def _results_from_def(op: Operation) -> List[OpResult]:
         group = group.strip()
         name, _, count = group.partition(":")
         if count:
-            n = int(count)
-            results.extend(OpResult(op, len(results) + k, f"{name}#{k}") for k in range(n))
+            base = len(results)
+            results.extend([OpResult(op, base + k, f"{name}#{k}") for k in range(int(count))])
         else:
             results.append(OpResult(op, len(results), name))
     return results

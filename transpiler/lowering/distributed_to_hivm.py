@@ -56,14 +56,16 @@ class LowerDistributedOp(RewritePattern):
             raise DiagnosticError(diags)
         try:
             if op.name == "distributed.notify":
-                symbol, ins = _notify_operands(op, rewriter)
+                symbol, ins, in_types = _notify_operands(op, rewriter)
             else:
                 symbol = _symbol(op)
-                ins = [] if op.name in ("distributed.get_rank", "distributed.get_num_ranks") else list(op.operands)
+                keep = op.name not in ("distributed.get_rank", "distributed.get_num_ranks")  # axis dropped
+                ins = list(op.operands) if keep else []
+                in_types = list(op.operand_types) if keep else []
             core = self._core_type(op, symbol)
         except (naming.UnsupportedType, ct.CoreTypeError, ValueError) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
-        _build_custom(op, rewriter, symbol, ins, core)
+        _build_custom(op, rewriter, symbol, ins, in_types, core)
         return True
 
     def _core_type(self, op: Operation, symbol: str) -> str:
@@ -94,10 +96,11 @@ def _symbol(op: Operation) -> str:
 def _notify_operands(op: Operation, rewriter: PatternRewriter):
     """SPEC.md section 2.2: i32 signals take ``[sigAddr, signal as i32, ACLSHMEM op, rank]``."""
     sig, value, rank = op.operands
+    sig_type, value_type, rank_type = op.operand_types
     sig_op = enum_value(op, "sigOp")
-    symbol = naming.notify_symbol(op.operand_types[0], sig_op)
+    symbol = naming.notify_symbol(sig_type, sig_op)
     if symbol != "aclshmemx_signal_op":
-        return symbol, [sig, value, rank]
+        return symbol, [sig, value, rank], [sig_type, value_type, rank_type]
     constant = _constant_value(value)
     if constant is not None:
         if not I32_MIN <= constant <= I32_MAX:
@@ -107,10 +110,10 @@ def _notify_operands(op: Operation, rewriter: PatternRewriter):
             )
         signal = _insert(rewriter, op, "arith.constant", [], I32, {"value": i32_attr(constant)}, f"c{constant}_i32")
     else:
-        signal = _insert(rewriter, op, "arith.trunci", [value], I32, {}, _derived(value, "i32", "signal_i32"))
+        signal = _insert(rewriter, op, "arith.trunci", [value], I32, {}, _derived(value, "i32", "signal_i32"), [I64])
     code = naming.aclshmem_signal_op(sig_op)
     sig_code = _insert(rewriter, op, "arith.constant", [], I32, {"value": i32_attr(code)}, f"c{code}_i32")
-    return symbol, [sig, signal, sig_code, rank]
+    return symbol, [sig, signal, sig_code, rank], [sig_type, I32, I32, rank_type]
 
 
 def _constant_value(value: Value) -> Optional[int]:
@@ -126,18 +129,19 @@ def _derived(value: Value, suffix: str, fallback: str) -> str:
     return f"{base}_{suffix}" if base[:1].isalpha() or base[:1] == "_" else fallback
 
 
-def _insert(rewriter: PatternRewriter, before: Operation, name: str, operands, result_type, attributes, hint) -> Value:
-    new = rewriter.create(name, operands, [result_type], attributes, name_hints=[hint])
+def _insert(rewriter: PatternRewriter, before: Operation, name: str, operands, result_type, attributes, hint,
+            operand_types=None) -> Value:
+    new = rewriter.create(name, operands, [result_type], attributes, name_hints=[hint], operand_types=operand_types)
     rewriter.insert_before(before, new)
     return new.results[0]
 
 
-def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: List[Value], core: str) -> None:
+def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: List[Value], in_types: List, core: str) -> None:
     result_types = list(op.result_types)
     outs: List[Value] = []
-    for t in result_types:
-        if isinstance(t, RankedTensorType):
-            outs.append(_insert(rewriter, op, "tensor.empty", [], t, {}, "empty"))
+    out_types = [t for t in result_types if isinstance(t, RankedTensorType)]
+    for t in out_types:
+        outs.append(_insert(rewriter, op, "tensor.empty", [], t, {}, "empty"))
     tensor_token = op.name == "distributed.consume_token" and bool(outs)
     source_attributes = {**op.properties, **op.attributes}
     attributes = custom_attributes(
@@ -149,11 +153,13 @@ def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: Li
         src_ptr_index=tensor_token,
     )
     custom = rewriter.create(CUSTOM_OP, ins + outs, result_types, attributes,
-                             properties={"name": StringAttr(naming.custom_op_name(symbol))})
+                             properties={"name": StringAttr(naming.custom_op_name(symbol))},
+                             operand_types=list(in_types) + out_types)
     custom.detail().operand_groups = [("inputs", len(ins)), ("outputs", len(outs))]
     rewriter.replace_op(op, custom)
     if tensor_token:
-        mark = rewriter.create("annotation.mark", [custom.results[0]], [], {"ContinuousMemAccess": UNIT})
+        mark = rewriter.create("annotation.mark", [custom.results[0]], [], {"ContinuousMemAccess": UNIT},
+                               operand_types=[result_types[0]])
         rewriter.insert_after(custom, mark)
 
 

@@ -84,11 +84,11 @@ class PatternRewriter:
 
     # ---- creation -----------------------------------------------------------------------------
     def create(self, name: str, operands: Sequence[Value] = (), result_types=(), attributes=None, properties=None,
-               name_hints: Sequence[str] = ()) -> Operation:
+               name_hints: Sequence[str] = (), operand_types=None) -> Operation:
         """A new op at the current source op's location; results get fresh names from ``name_hints``."""
         anchor = self.current
         op = Operation.create(name, operands, result_types, attributes, properties,
-                              location=anchor.location if anchor is not None else None)
+                              location=anchor.location if anchor is not None else None, operand_types=operand_types)
         op.origin = anchor.span if anchor is not None else None
         if anchor is not None:
             for r, hint in zip(op.results, name_hints):

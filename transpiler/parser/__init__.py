@@ -7,6 +7,7 @@ with ``file:line:col`` locations; no Lark exception escapes.
 from __future__ import annotations
 
 import threading
+from typing import Optional
 
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.core import Module, Source
@@ -27,13 +28,13 @@ _TOKEN_WORDS = {
 }
 
 
-def parse_module(text: str, filename: str = "<input>", base_line: int = 0) -> Module:
+def parse_module(text: str, filename: str = "<input>", split_line: Optional[int] = None) -> Module:
     """Parse TTIR text into a :class:`Module` (structure only; op details are parsed lazily).
 
     Args:
         text: the whole file (or one ``// -----`` chunk).
         filename: the name diagnostics print.
-        base_line: added to reported line numbers (for chunks of a larger file).
+        split_line: for a ``--split-input-file`` chunk, the file line where it starts.
 
     Raises:
         DiagnosticError: on text that is not MLIR as printed (located, MLIR-style message).
@@ -42,7 +43,7 @@ def parse_module(text: str, filename: str = "<input>", base_line: int = 0) -> Mo
 
     from .grammar import structure_parser
 
-    source = Source(text, filename, base_line)
+    source = Source(text, filename, split_line)
     parser = structure_parser()
     builder = parser.options.transformer
     with _lock:

@@ -1,0 +1,60 @@
+"""Lowered modules pass the real downstream tools (issue 2, item 3).
+
+``tests/tools/verify-downstream`` (copied from ``../shared/tools``) checks the tt part with
+``triton-adapter-opt`` (triton-ascend 3.2.0) and the custom ops with ``bishengir-opt``
+(ascendnpu-ir 1.2.0), both from PyPI.  The test installs them into the tool's cache when they
+are missing.  Without network the test is skipped, unless ``TTD_REQUIRE_DOWNSTREAM=1`` (set by
+``.ci/run``), which turns a missing tool into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from expectations import distributed_cases, load_expectation
+from transpiler import lower
+
+ROOT = Path(__file__).parents[1]
+TOOL = ROOT / "tests" / "tools" / "verify-downstream"
+MISSING_TOOLS = 2
+
+
+def verify(paths, *flags):
+    env = dict(os.environ, TTD_DOWNSTREAM_INSTALL="1")
+    proc = subprocess.run([sys.executable, str(TOOL), "-q", *flags, *map(str, paths)], capture_output=True, text=True,
+                          env=env, timeout=1800)
+    if proc.returncode == MISSING_TOOLS:
+        message = "downstream tools unavailable: " + (proc.stderr or proc.stdout)[-2000:]
+        if os.environ.get("TTD_REQUIRE_DOWNSTREAM") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return proc
+
+
+def test_examples_pass_downstream():
+    outputs = sorted(ROOT.glob("examples/*/*.ttadapter.mlir"))
+    assert len(outputs) >= 4
+    proc = verify(outputs, "--canonicalize")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("PASS ") == len(outputs)
+
+
+def test_corpus_outputs_pass_downstream(tmp_path):
+    """Every corpus input that lowers passes, but the two with ops of the made-up `acme` dialect,
+    which triton-adapter-opt rejects by design (tests/corpus/distributed/README.md)."""
+    written = []
+    for ttir, expect_path, legacy in distributed_cases():
+        if load_expectation(expect_path).get("error") or "acme." in ttir.read_text():
+            continue
+        out = tmp_path / f"{expect_path.name.replace('.expect.json', '')}.mlir"
+        out.write_text(lower(ttir.read_text(), filename=str(ttir), core_type_fallback=legacy))
+        written.append(out)
+    assert len(written) >= 20
+    proc = verify(written, "--canonicalize")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("PASS ") == len(written)
