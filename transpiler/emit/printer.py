@@ -1,29 +1,44 @@
-"""Canonical printing of ops: custom form for declared ops, generic form otherwise.
+"""Canonical printing: one op, or a whole module, in custom or generic form.
 
-Custom forms come from each op's declared format (or print hook), with MLIR's spacing and
-attribute dictionaries sorted by name.  The generic form is
-``"name"(%a) [^succ] <{props}> ({regions}) {attrs} : (T) -> R``.
+* Custom form comes from each op's declared format (or print hook), with MLIR's spacing and
+  attribute dictionaries sorted by name; ops nobody declared print in generic form.
+* Generic form is ``"name"(%a)[^succ] <{props}> ({regions}) {attrs} : (T) -> R``; inherent
+  attributes go to the properties, the others to the dictionary (as MLIR prints them).
 
-:func:`print_op` prints one op on one line (plus nested regions, indented, if it has any).
-Values are named by ``name_of`` (their SSA names by default).
+:func:`print_op` prints one op without regions (the faithful emitter uses it for new ops);
+:class:`ModulePrinter` prints modules, with regions, blocks and labels, indented by two spaces
+per level.  Values are named by their SSA names; values without one (built in memory) get
+``%N`` / ``%argN`` names unique in the module.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List
+from typing import Callable, Dict, Iterable, List, Optional
 
-from ..ir.attributes import format_attr_dict
-from ..ir.core import Operation, OpResult, Value
+from ..ir.attributes import DenseI32ArrayAttr, format_attr_dict
+from ..ir.core import Block, BlockArgument, Module, Operation, OpResult, Region, Value
 from ..ir.dialect import OpDef, lookup
 from ..ir.format import OptionalGroup, Printer, Ref, print_format
 
 NameOf = Callable[[Value], str]
 
 
+class PrintError(ValueError):
+    """An op cannot be printed in the requested form (e.g. a type is unknown)."""
+
+
+class RegionPiece:
+    """A region inside an op's printed text; ``entry_args`` prints the entry block's label."""
+
+    def __init__(self, region: Region, entry_args: bool = True):
+        self.region = region
+        self.entry_args = entry_args
+
+
 def value_name(v: Value) -> str:
-    """A value's SSA name (``%x``); a value without a name is a bug in whoever made it."""
+    """A value's SSA name (``%x``)."""
     if not v.name:
-        raise ValueError(f"value {v!r} has no name to print")
+        raise PrintError(f"value {v!r} has no name to print")
     return v.name
 
 
@@ -36,6 +51,15 @@ def results_prefix(results: List[OpResult], name_of: NameOf = value_name) -> str
     if len(results) > 1 and len(bases) == 1 and all("#" in n for n in names):
         return f"{bases.pop()}:{len(results)} = "
     return ", ".join(names) + " = "
+
+
+def _types(types: Iterable, what: str, op: Operation) -> List[str]:
+    out = []
+    for t in types:
+        if t is None:
+            raise PrintError(f"cannot print '{op.name}': the type of one of its {what} is unknown")
+        out.append(str(t))
+    return out
 
 
 class OpView:
@@ -61,15 +85,14 @@ class OpView:
             count = len(results) - j if spec.variadic else 1
             self._result_types[spec.name] = results[j : j + count]
             j += count
-        self._format_attrs = _format_attribute_names(opdef.compiled_format)
+        self._format_attrs = _format_names(opdef.compiled_format)
 
     def operand_names(self, name: str) -> List[str]:
         return [self.name_of(v) for v in self._operands.get(name, [])]
 
     def types(self, name: str) -> list:
-        if name in self._operand_types:
-            return self._operand_types[name]
-        return self._result_types.get(name, [])
+        found = self._operand_types[name] if name in self._operand_types else self._result_types.get(name, [])
+        return _types(found, "operands or results", self.op)
 
     def attribute(self, name: str):
         return self.op.attributes[name]
@@ -85,8 +108,9 @@ class OpView:
             return bool(self._result_types.get(name))
         return name in self.op.attributes
 
-    def region_text(self, name: str) -> str:
-        raise NotImplementedError("regions are printed by print_op")
+    def region(self, name: str) -> RegionPiece:
+        index = list(self.opdef.regions).index(name)
+        return RegionPiece(self.op.regions[index])
 
     def successor(self, name: str) -> str:
         return self.op.detail().successors[0]
@@ -95,11 +119,13 @@ class OpView:
 def _groups_by_spec(opdef: OpDef, n: int):
     """Split ``n`` operands over the declared operand groups (one variadic group at most)."""
     groups, rest = [], n
-    for spec in opdef.operands:
+    specs = list(opdef.operands)
+    for k, spec in enumerate(specs):
+        fixed_after = sum(1 for s in specs[k + 1 :] if not s.variadic and not s.optional)
         if spec.variadic:
-            count = max(rest - _remaining_fixed(opdef, spec), 0)
+            count = max(rest - fixed_after, 0)
         elif spec.optional:
-            count = 1 if rest > _remaining_fixed(opdef, spec) else 0
+            count = 1 if rest > fixed_after else 0
         else:
             count = 1
         groups.append((spec.name, count))
@@ -107,57 +133,197 @@ def _groups_by_spec(opdef: OpDef, n: int):
     return groups
 
 
-def _remaining_fixed(opdef: OpDef, after) -> int:
-    specs = list(opdef.operands)
-    idx = specs.index(after)
-    return sum(1 for s in specs[idx + 1 :] if not s.variadic and not s.optional)
-
-
-def _format_attribute_names(elements) -> set:
+def _format_names(elements) -> set:
     names = set()
     for e in elements:
         if isinstance(e, Ref):
             names.add(e.name)
         elif isinstance(e, OptionalGroup):
-            names |= _format_attribute_names(e.elements)
+            names |= _format_names(e.elements)
     return names
 
 
-def print_generic(op: Operation, name_of: NameOf = value_name) -> str:
-    """The generic form of an op without regions: ``"name"(ops) <{props}> {attrs} : (T) -> R``."""
+def generic_attributes(op: Operation):
+    """(properties, attributes) of ``op`` as its generic form prints them."""
     detail = op.detail()
-    parts = [f'"{op.name}"(' + ", ".join(map(name_of, op.operands)) + ")"]
-    if detail.successors:
-        parts.append("[" + ", ".join(detail.successors) + "]")
-    if detail.properties:
-        parts.append("<" + format_attr_dict(detail.properties) + ">")
-    text = " ".join(parts)
-    if op.attributes:
-        text += " " + format_attr_dict(op.attributes)
-    results = op.result_types
-    res = str(results[0]) if len(results) == 1 else "(" + ", ".join(map(str, results)) + ")"
-    return f"{text} : (" + ", ".join(map(str, op.operand_types)) + f") -> {res}"
-
-
-def print_op(op: Operation, name_of: NameOf = value_name, with_location: bool = True) -> str:
-    """One op, canonical form (see the module docstring).
-
-    Raises:
-        ValueError: an operand or result has no name.
-    """
-    head = results_prefix(op.results, name_of)
     opdef = lookup(op.name)
+    props = dict(detail.properties)
+    attrs_ = {}
+    for k, v in detail.attributes.items():
+        if opdef is not None and opdef.is_inherent(k):
+            props[k] = v
+        else:
+            attrs_[k] = v
+    if opdef is not None and opdef.segmented and detail.operand_groups:
+        props["operandSegmentSizes"] = DenseI32ArrayAttr(tuple(n for _, n in detail.operand_groups))
+    return props, attrs_
+
+
+def generic_pieces(op: Operation, name_of: NameOf) -> list:
+    """The generic form of ``op`` as text pieces and regions."""
+    detail = op.detail()
+    if not detail.known:
+        raise PrintError(f"cannot print '{op.name}' in generic form: its custom syntax is not known to ttd-lower")
+    opdef = lookup(op.name)
+    name = (opdef.generic_name if opdef is not None and opdef.generic_name else None) or op.name
+    props, attrs_ = generic_attributes(op)
+    head = f'"{name}"(' + ", ".join(map(name_of, op.operands)) + ")"
+    if detail.successors:
+        head += "[" + ", ".join(detail.successors) + "]"
+    if props:
+        head += " <" + format_attr_dict(props) + ">"
+    pieces: list = [head]
     if op.regions:
-        raise NotImplementedError("printing new ops with regions is done by the module printer")
-    if opdef is not None and opdef.print_hook is not None:
-        text = op.name + opdef.print_hook(op, name_of)
+        pieces.append(" (")
+        for i, region in enumerate(op.regions):
+            if i:
+                pieces.append(", ")
+            pieces.append(RegionPiece(region))
+        pieces.append(")")
+    tail = " " + format_attr_dict(attrs_) if attrs_ else ""
+    ins = ", ".join(_types(op.operand_types, "operands", op))
+    outs = _types(op.result_types, "results", op)
+    res = outs[0] if len(outs) == 1 else "(" + ", ".join(outs) + ")"
+    pieces.append(f"{tail} : ({ins}) -> {res}")
+    return pieces
+
+
+def op_pieces(op: Operation, name_of: NameOf, generic: bool = False, location: bool = True) -> list:
+    """``op`` (without its results prefix) as text pieces and :class:`RegionPiece` objects."""
+    opdef = lookup(op.name)
+    if generic:
+        pieces = generic_pieces(op, name_of)
+    elif opdef is not None and opdef.print_hook is not None:
+        printed = opdef.print_hook(op, name_of)
+        pieces = [op.name + printed] if isinstance(printed, str) else [op.name, *printed]
     elif opdef is not None and opdef.compiled_format:
         printer = Printer(op.name)
         print_format(opdef, OpView(op, opdef, name_of), printer)
-        text = printer.text()
+        pieces = printer.pieces()
     else:
-        text = print_generic(op, name_of)
-    if with_location and op.location:
-        text += " " + op.location
-    return head + text
+        pieces = generic_pieces(op, name_of)
+    if location and op.location:
+        pieces.append(" " + op.location)
+    return pieces
 
+
+def print_op(op: Operation, name_of: NameOf = value_name, with_location: bool = True) -> str:
+    """One op without regions, in canonical custom form (generic if not declared).
+
+    Raises:
+        PrintError: a value has no name or a type is unknown; the op has regions.
+    """
+    pieces = op_pieces(op, name_of, location=with_location)
+    if any(not isinstance(p, str) for p in pieces):
+        raise PrintError(f"'{op.name}' has regions: print it with ModulePrinter")
+    return results_prefix(op.results, name_of) + "".join(pieces)
+
+
+class ModulePrinter:
+    """Prints whole modules (see the module docstring).
+
+    Args:
+        generic: print every op in generic form, except those in ``custom_ops``.
+        locations: print ``loc(...)`` trailers and block-argument locations.
+        custom_ops: ops kept in custom form under ``generic`` (``hivm.hir.custom``: the real
+            ``bishengir-opt`` reads it only that way).
+    """
+
+    def __init__(self, generic: bool = False, locations: bool = True, custom_ops=frozenset({"hivm.hir.custom"})):
+        self.generic = generic
+        self.locations = locations
+        self.custom_ops = custom_ops
+        self._names: Dict[int, str] = {}
+        self._used: set = set()
+        self._counter = 0
+        self._arg_counter = 0
+
+    # ---- names ----------------------------------------------------------------------------------
+    def name_of(self, v: Value) -> str:
+        if v.name:
+            return v.name
+        key = id(v)
+        if key not in self._names:
+            while True:
+                if isinstance(v, BlockArgument):
+                    name = f"%arg{self._arg_counter}"
+                    self._arg_counter += 1
+                else:
+                    name = f"%{self._counter}"
+                    self._counter += 1
+                if name not in self._used:
+                    break
+            self._names[key] = name
+            self._used.add(name)
+        return self._names[key]
+
+    def _collect_names(self, module: Module) -> None:
+        for op in module.walk():
+            for r in op.results:
+                if r.name:
+                    self._used.add(r.name.split("#")[0])
+            for region in op.regions:
+                for block in region.blocks:
+                    for a in block.arguments:
+                        if a.name:
+                            self._used.add(a.name)
+
+    # ---- printing -------------------------------------------------------------------------------
+    def print_module(self, module: Module) -> str:
+        self._collect_names(module)
+        out: List[str] = []
+        first = module.ops[0].span[0] if module.ops and module.ops[0].span else None
+        before = [a for a in module.aliases if first is not None and a.span[0] < first]
+        after = [a for a in module.aliases if a not in before]
+        for alias in before:
+            if self.locations or not alias.value.startswith("loc("):
+                out.append(f"{alias.name} = {alias.value}")
+        for op in module.ops:
+            self.print_op(op, "", out)
+        for alias in after:
+            if self.locations or not alias.value.startswith("loc("):
+                out.append(f"{alias.name} = {alias.value}")
+        return "\n".join(out) + "\n"
+
+    def print_op(self, op: Operation, indent: str, out: List[str]) -> None:
+        generic = self.generic and op.name not in self.custom_ops
+        pieces = op_pieces(op, self.name_of, generic=generic, location=self.locations)
+        line = indent + results_prefix(op.results, self.name_of)
+        for piece in pieces:
+            if isinstance(piece, str):
+                line += piece
+                continue
+            out.append(line + "{")
+            self.print_region(piece, indent + "  ", out)
+            line = indent + "}"
+        out.append(line)
+
+    def print_region(self, piece: RegionPiece, indent: str, out: List[str]) -> None:
+        region = piece.region
+        for i, block in enumerate(region.blocks):
+            args = block.arguments
+            if i > 0 or (args and (piece.entry_args or self.generic)):
+                out.append(indent[:-2] + self._label(block, i, args))
+            for op in block.ops:
+                self.print_op(op, indent, out)
+
+    def _label(self, block: Block, index: int, args: List[BlockArgument]) -> str:
+        name = block.label.split("(")[0].rstrip(":").strip() if block.label else f"^bb{index}"
+        if not args:
+            return f"{name}:"
+        parts = []
+        for a in args:
+            text = f"{self.name_of(a)}: {a.type}"
+            if self.locations and a.location:
+                text += f" {a.location}"
+            parts.append(text)
+        return f"{name}(" + ", ".join(parts) + "):"
+
+
+def print_module(module: Module, generic: bool = False, locations: bool = True) -> str:
+    """The module in canonical form (``generic``: every op but ``hivm.hir.custom`` generic).
+
+    Raises:
+        PrintError: an op cannot be printed (unknown syntax under ``generic``, unknown types).
+    """
+    return ModulePrinter(generic=generic, locations=locations).print_module(module)

@@ -138,6 +138,12 @@ class OpDef:
             ``infer(detail)`` with ``detail.types`` by format name.
         parse_hook / print_hook: for syntax that is not declarative (``tt.func``, ``scf.for``).
         verify: ``verify(op) -> [message, ...]``: the op's own rules (empty list when fine).
+        inherent: names of the op's own (ODS ``arguments``) attributes, printed as properties
+            ``<{...}>`` in generic form; attributes read by the format are inherent too.
+        segmented: the op has ``AttrSizedOperandSegments`` (generic form carries
+            ``operandSegmentSizes``).
+        generic_name: the name in generic form when it differs (``module`` ->
+            ``builtin.module``).
     """
 
     name: str
@@ -153,6 +159,9 @@ class OpDef:
     print_hook: Optional[Callable] = None
     verify: Optional[Callable] = None
     isolated: bool = False
+    inherent: Sequence[str] = ()
+    segmented: bool = False
+    generic_name: Optional[str] = None
     compiled_format: Tuple = attrs.field(init=False, default=())
 
     def __attrs_post_init__(self) -> None:
@@ -181,6 +190,9 @@ class OpDef:
     def memory_effects(self, op: Operation) -> FrozenSet[str]:
         return self.effects(op) if callable(self.effects) else self.effects
 
+    def is_inherent(self, attribute: str) -> bool:
+        return attribute in self.inherent or attribute in self.attribute_kinds
+
 
 _REGISTRY: Dict[str, OpDef] = {}
 
@@ -189,6 +201,8 @@ def register(*opdefs: OpDef) -> None:
     """Add declarations to the registry (a dialect module calls this at import)."""
     for d in opdefs:
         _REGISTRY[d.name] = d
+        if d.generic_name:
+            _REGISTRY[d.generic_name] = d
 
 
 def lookup(name: str) -> Optional[OpDef]:

@@ -430,15 +430,29 @@ class Printer:
         self.last_was_punct = not (text[0] == "_" or text[0].isalpha())
         self.no_space_next = len(text) == 1 and text in "<({["
 
-    def word(self, text: str) -> None:
+    def word(self, text) -> None:
+        """An element (operand, type, attribute) or a region object (rendered by the caller)."""
         if not self.no_space_next:
             self.parts.append(" ")
         self.parts.append(text)
         self.last_was_punct = False
         self.no_space_next = False
 
+    def pieces(self) -> list:
+        """The text, as strings and the region objects between them."""
+        out: list = []
+        for part in self.parts:
+            if isinstance(part, str) and out and isinstance(out[-1], str):
+                out[-1] += part
+            else:
+                out.append(part)
+        return out
+
     def text(self) -> str:
-        return "".join(self.parts)
+        pieces = self.pieces()
+        if len(pieces) != 1 or not isinstance(pieces[0], str):
+            raise ValueError("this op has regions: print it with the module printer")
+        return pieces[0]
 
 
 def print_format(opdef: "OpDef", view, printer: Printer) -> None:
@@ -459,7 +473,7 @@ def _print_elements(opdef, elements, view, p: Printer) -> None:
                         p.literal(",")
                     p.word(n)
             elif role == "region":
-                p.word(view.region_text(element.name))
+                p.word(view.region(element.name))
             elif role == "successor":
                 p.word(view.successor(element.name))
             else:
