@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Optional
 
 from .diagnostics import DiagnosticError
-from .emit.faithful import emit_module
-from .parser import parse_module
-from .pipeline import Options, run
+from .driver import Request, Result, compile_text
+from .pipeline import Options
 
 
 class LoweringError(DiagnosticError):
@@ -39,9 +38,13 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
     Raises:
         LoweringError: on malformed input or unsupported distributed ops.
     """
+    return compile_checked(Request(text, filename, Options(core_type_fallback=core_type_fallback),
+                                   split_line=split_line)).text
+
+
+def compile_checked(request: Request) -> Result:
+    """:func:`transpiler.driver.compile_text`, with errors raised as :class:`LoweringError`."""
     try:
-        module = parse_module(text, filename, split_line)
-        run(module, Options(core_type_fallback=core_type_fallback))
-        return emit_module(module)
+        return compile_text(request)
     except DiagnosticError as e:
         raise LoweringError(e.diagnostics) from None

@@ -21,6 +21,8 @@ import click
 
 from . import __version__
 
+STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importing it at start-up
+
 EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*(?:\n|\Z)", re.M)
 
@@ -72,6 +74,14 @@ def write_output(path: Optional[str], text: str) -> None:
         write_atomic(path, text)
 
 
+def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from .pipeline import describe
+
+        click.echo(describe(), nl=False)
+        ctx.exit(EXIT_OK)
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("input_path", metavar="IN", default="-")
 @click.option("-o", "--output", "output_path", metavar="OUT", default=None,
@@ -81,32 +91,53 @@ def write_output(path: Optional[str], text: str) -> None:
                    "'symbol-table' infers the core type from the symbol; 'none' reports an error.")
 @click.option("--split-input-file", is_flag=True,
               help="Treat '// -----' lines as separators of independent modules (as mlir-opt does).")
+@click.option("--mlir-print-op-generic", "generic", is_flag=True,
+              help="Print every op in generic form except hivm.hir.custom (for bishengir-opt "
+                   "--allow-unregistered-dialect).")
+@click.option("--strip-debuginfo", is_flag=True, help="Drop loc(...) trailers and the #loc aliases.")
 @click.option("--strip-comments", is_flag=True,
               help="Drop whole-line '//' comments from the output, as mlir-opt's printer does "
                    "(so FileCheck tests do not match their own CHECK lines).")
+@click.option("--dump-dir", metavar="DIR", envvar="TTD_DUMP_DIR",
+              help="Write each stage's output to DIR/<stem>.<stage>.mlir (env TTD_DUMP_DIR).")
+@click.option("--override-dir", metavar="DIR", envvar="TTD_OVERRIDE_DIR",
+              help="Replace a stage's output by DIR/<stem>.<stage>.mlir when it exists (env TTD_OVERRIDE_DIR).")
+@click.option("--stop-after", metavar="STAGE", type=click.Choice(list(STAGE_NAMES)), default=None,
+              help="Stop after this stage and print its output.")
+@click.option("--pipeline", is_flag=True, is_eager=True, expose_value=False, callback=_print_pipeline,
+              help="Print the stage table and exit.")
+@click.option("--timing", is_flag=True, help="Print the time each stage took, on stderr (like --mlir-timing).")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
 @click.version_option(__version__, prog_name="ttd-lower")
-def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool,
-         strip_comments: bool, debug: bool) -> None:
+def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool, generic: bool,
+         strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
+         stop_after: Optional[str], timing: bool, debug: bool) -> None:
     """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
 
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
+    A file named <stem>.ttadapter.mlir is taken as already lowered (it is only re-printed).
     """
     from .diagnostics import DiagnosticError, print_diagnostics
 
     text = read_input(input_path)
     filename = "<stdin>" if input_path == "-" else input_path
     try:
-        from .api import lower
+        from .driver import PrintOptions, Request, compile_text, timing_report
+        from .pipeline import Options
         from .split import Chunk, join_outputs, split_input
 
-        fallback = core_type_fallback == "symbol-table"
+        options = Options(core_type_fallback=core_type_fallback == "symbol-table")
+        printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
         chunks = split_input(text) if split_input_file else [Chunk(text, 1)]
-        outputs, diagnostics = [], []
+        outputs, diagnostics, timings = [], [], []
         for chunk in chunks:
+            request = Request(chunk.text, filename, options, printing, dump_dir=dump_dir, override_dir=override_dir,
+                              stop_after=stop_after, split_line=chunk.start_line if split_input_file else None,
+                              notify=lambda message: click.echo(message, err=True))
             try:
-                outputs.append(lower(chunk.text, filename=filename, core_type_fallback=fallback,
-                                     split_line=chunk.start_line if split_input_file else None))
+                result = compile_text(request)
+                outputs.append(result.text)
+                timings.extend(result.timings)
             except DiagnosticError as e:
                 diagnostics.extend(e.diagnostics)
         if diagnostics:
@@ -114,6 +145,8 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         if strip_comments:
             outputs = [COMMENT_LINE.sub("", out) for out in outputs]
         write_output(output_path, join_outputs(chunks, outputs))
+        if timing:
+            click.echo(timing_report(_merge(timings)), err=True, nl=False)
     except DiagnosticError as e:
         print_diagnostics(e.diagnostics)
         sys.exit(EXIT_INPUT_ERROR)
@@ -128,3 +161,13 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+
+
+def _merge(timings):
+    """Sum the timings of split chunks per stage name, keeping the first-seen order."""
+    from .pipeline import StageTiming
+
+    merged = {}
+    for t in timings:
+        merged[t.name] = merged.get(t.name, 0.0) + t.seconds
+    return [StageTiming(name, seconds) for name, seconds in merged.items()]

@@ -157,8 +157,9 @@ def _snippet(source: Optional[Source], offset: Optional[int]) -> List[str]:
     return [text, pad + "^"]
 
 
-def print_diagnostics(diagnostics: List[Diagnostic], stream: IO[str] = sys.stderr) -> None:
-    """Write diagnostics to ``stream``; with colour only when it is a terminal."""
+def print_diagnostics(diagnostics: List[Diagnostic], stream: Optional[IO[str]] = None) -> None:
+    """Write diagnostics to ``stream`` (default: stderr); with colour only when it is a terminal."""
+    stream = stream if stream is not None else sys.stderr
     color = hasattr(stream, "isatty") and stream.isatty()
     if color:
         from rich.console import Console

@@ -69,6 +69,17 @@ STAGES: Dict[str, StageFn] = {
     "ttadapter": make_ttadapter,
 }
 
+DESCRIPTIONS: Dict[str, str] = {
+    "ttir": "parse the input and verify its distributed ops (SPEC.md section 1)",
+    "ttadapter": "lower distributed.* ops to hivm.hir.custom (SPEC.md section 2)",
+}
+
+
+def describe() -> str:
+    """The stage table, one stage per line (``ttd-lower --pipeline``)."""
+    width = max(map(len, STAGES))
+    return "".join(f"{name:<{width}}  {DESCRIPTIONS[name]}\n" for name in STAGES)
+
 
 @attrs.define
 class StageTiming:

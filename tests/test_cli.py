@@ -1,0 +1,203 @@
+"""The ``ttd-lower`` command line: I/O, exit codes, stages, dumps, overrides, printing options."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from transpiler import cli
+from transpiler.pipeline import STAGES
+
+ROOT = Path(__file__).parents[1]
+PUSH = ROOT / "examples" / "allgather_push" / "allgather_push.ttir"
+PUSH_OUT = ROOT / "examples" / "allgather_push" / "allgather_push.ttadapter.mlir"
+BAD = ROOT / "tests" / "corpus" / "distributed" / "cases" / "unsupported_pointee_f64.ttir"
+PLAIN = ROOT / "tests" / "corpus" / "ttir" / "triton-3.9" / "vector_add.ttir"
+
+
+def invoke(*args, input=None, env=None):
+    return CliRunner().invoke(cli.main, [str(a) for a in args], input=input, env=env)
+
+
+def test_stage_names_match_the_table():
+    assert tuple(STAGES) == cli.STAGE_NAMES
+
+
+def test_version_and_help():
+    assert "ttd-lower, version" in invoke("--version").output
+    help_text = invoke("--help").output
+    for option in ("--core-type-fallback", "--split-input-file", "--mlir-print-op-generic", "--strip-debuginfo",
+                   "--dump-dir", "--override-dir", "--stop-after", "--pipeline", "--timing", "-o"):
+        assert option in help_text
+
+
+def test_pipeline_prints_the_stage_table():
+    result = invoke("--pipeline")
+    assert result.exit_code == 0
+    assert [line.split()[0] for line in result.output.splitlines()] == list(STAGES)
+
+
+def test_stdout_by_default_and_stdin_dash():
+    assert invoke(PUSH).output == PUSH_OUT.read_text()
+    assert invoke("-", input=PUSH.read_text()).output == PUSH_OUT.read_text()
+
+
+def test_output_file(tmp_path):
+    out = tmp_path / "out.mlir"
+    result = invoke(PUSH, "-o", out)
+    assert result.exit_code == 0 and result.output == ""
+    assert out.read_text() == PUSH_OUT.read_text()
+    assert [p.name for p in tmp_path.iterdir()] == ["out.mlir"]  # no temporary left behind
+
+
+def test_error_exit_code_diagnostic_and_no_output(tmp_path):
+    out = tmp_path / "out.mlir"
+    result = invoke(BAD, "-o", out)
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    lines = result.output.splitlines()
+    assert lines[0].startswith(f"{BAD}:5:5: error: 'distributed.symm_at' op unsupported type f64")
+    assert lines[1] == "    %far = distributed.symm_at %src, %me, : !tt.ptr<f64>"
+    assert lines[2] == "    ^"
+    assert "Traceback" not in result.output
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_existing_output_is_left_as_it_was_on_failure(tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("previous result\n")
+    assert invoke(BAD, "-o", out).exit_code == cli.EXIT_INPUT_ERROR
+    assert out.read_text() == "previous result\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.mlir"]
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert invoke(tmp_path / "missing.ttir").exit_code == cli.EXIT_USAGE
+    assert invoke(PUSH, "--stop-after", "nope").exit_code == cli.EXIT_USAGE
+    assert invoke(PUSH, "--no-such-option").exit_code == cli.EXIT_USAGE
+    binary = tmp_path / "bin.ttir"
+    binary.write_bytes(b"\xff\xfe\x00")
+    result = invoke(binary)
+    assert result.exit_code == cli.EXIT_USAGE and "not UTF-8" in result.output
+
+
+def test_internal_error_exit_3_without_traceback(monkeypatch):
+    import transpiler.driver as driver
+
+    def boom(request):
+        raise RuntimeError("simulated bug")
+
+    monkeypatch.setattr(driver, "compile_text", boom)
+    result = invoke(PUSH)
+    assert result.exit_code == cli.EXIT_INTERNAL
+    assert "internal error" in result.output and "report" in result.output
+    assert "Traceback" not in result.output and "simulated bug" not in result.output
+    with pytest.raises(RuntimeError):
+        CliRunner().invoke(cli.main, [str(PUSH), "--debug"], catch_exceptions=False)
+
+
+def test_dump_dir_writes_each_stage(tmp_path):
+    dump = tmp_path / "dumps"
+    result = invoke("-", "--dump-dir", dump, input=PUSH.read_text())
+    assert result.exit_code == 0
+    assert sorted(p.name for p in dump.iterdir()) == ["stdin.ttadapter.mlir", "stdin.ttir.mlir"]
+    assert (dump / "stdin.ttir.mlir").read_text() == PUSH.read_text()
+    assert (dump / "stdin.ttadapter.mlir").read_text() == PUSH_OUT.read_text()
+
+
+def test_dump_dir_from_environment(tmp_path):
+    result = invoke(PUSH, env={"TTD_DUMP_DIR": str(tmp_path)})
+    assert result.exit_code == 0
+    assert (tmp_path / "allgather_push.ttadapter.mlir").read_text() == PUSH_OUT.read_text()
+
+
+def test_override_dir_replaces_a_stage_and_says_so(tmp_path):
+    replacement = "// hand-edited\n" + PUSH_OUT.read_text()
+    (tmp_path / "allgather_push.ttadapter.mlir").write_text(replacement)
+    result = invoke(PUSH, "--override-dir", tmp_path)
+    assert result.exit_code == 0
+    assert "overriding stage 'ttadapter' with file" in result.stderr
+    assert result.stdout == replacement
+
+
+def test_override_dir_from_environment(tmp_path):
+    (tmp_path / "stdin.ttir.mlir").write_text(PLAIN.read_text())
+    result = invoke("-", env={"TTD_OVERRIDE_DIR": str(tmp_path)}, input=PUSH.read_text())
+    assert result.exit_code == 0
+    assert "overriding stage 'ttir'" in result.stderr
+    assert result.stdout == PLAIN.read_text()  # the lowering ran on the override, which has nothing to lower
+
+
+def test_stop_after_ttir_does_not_lower():
+    result = invoke("-", "--stop-after", "ttir", input=PUSH.read_text())
+    assert result.exit_code == 0 and result.output == PUSH.read_text()
+
+
+def test_input_named_as_a_stage_starts_after_it(tmp_path):
+    lowered = tmp_path / "k.ttadapter.mlir"
+    lowered.write_text(PUSH_OUT.read_text())
+    assert invoke(lowered).output == PUSH_OUT.read_text()
+    mislabelled = tmp_path / "m.ttadapter.mlir"
+    mislabelled.write_text(PUSH.read_text())
+    result = invoke(mislabelled)
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    assert "named as the output of the last stage" in result.output and "name the file .ttir" in result.output
+
+
+def test_timing_report_on_stderr():
+    result = invoke(PUSH, "--timing")
+    assert result.exit_code == 0
+    assert result.stdout == PUSH_OUT.read_text()
+    assert "Execution time report" in result.stderr
+    for name in ("parse", "ttadapter", "print", "Total"):
+        assert f"  {name}" in result.stderr
+
+
+def test_strip_debuginfo():
+    result = invoke(PUSH, "--strip-debuginfo")
+    assert result.exit_code == 0
+    assert "loc(" not in result.output and "#loc" not in result.output
+    assert result.output.count("hivm.hir.custom") == 6
+
+
+def test_strip_debuginfo_keeps_strings():
+    text = ('module {\n  tt.func @f() {\n    tt.print " loc(x) " {hex = false, isSigned = array<i32: 0>} loc(#l)\n'
+            '    tt.return loc("a.py":1:2)\n  } loc(#l)\n} loc(#l)\n#l = loc("a.py":3:4)\n')
+    result = invoke("-", "--strip-debuginfo", input=text)
+    assert result.exit_code == 0
+    assert result.output == ('module {\n  tt.func @f() {\n    tt.print " loc(x) " {hex = false, isSigned = array<i32: 0>}\n'
+                             '    tt.return\n  }\n}\n')
+
+
+def test_split_input_file_joins_chunks_and_names_the_chunk():
+    chunks = ROOT / "tests" / "corpus" / "distributed" / "cases" / "split_markers_as_comments.ttir"
+    result = invoke(chunks, "--split-input-file")
+    assert result.exit_code == 0
+    assert result.output.count("// -----") == 2 and result.output.count("hivm.hir.custom") == 2
+    bad = ROOT / "tests" / "corpus" / "distributed" / "cases" / "split_markers_bad_function.ttir"
+    result = invoke(bad, "--split-input-file")
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    assert f"within split at {bad}:8 offset :2:3: error:" in result.output
+
+
+def test_real_process_stdin_stdout_and_exit_codes(tmp_path):
+    """The installed entry point, as a pipe: stdin to stdout, errors on stderr."""
+    run = [sys.executable, "-m", "transpiler"]
+    ok = subprocess.run(run + ["-"], input=PUSH.read_text(), capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout == PUSH_OUT.read_text() and ok.stderr == ""
+    bad = subprocess.run(run + [str(BAD)], capture_output=True, text=True)
+    assert bad.returncode == 1 and bad.stdout == "" and ":5:5: error:" in bad.stderr
+    assert "\x1b[" not in bad.stderr  # no colour when stderr is not a terminal
+    usage = subprocess.run(run + [str(tmp_path / "nope")], capture_output=True, text=True)
+    assert usage.returncode == 2
+
+
+def test_console_script_is_installed():
+    script = Path(sys.executable).parent / "ttd-lower"
+    assert script.exists(), "pip install should have created the ttd-lower console script"
+    proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, env=dict(os.environ))
+    assert proc.returncode == 0 and "ttd-lower, version" in proc.stdout

@@ -1,0 +1,163 @@
+"""One compilation: text in, stages walked, text out (used by the CLI and the Python API).
+
+Triton's way of walking a stage table (seed ``003_...``):
+
+* the input's name says which stage produced it: ``k.ttir`` is the ``ttir`` stage's output and
+  ``k.ttadapter.mlir`` the ``ttadapter`` stage's, so the walk starts with the stage after it
+  (any other name, or stdin, starts at the first stage);
+* ``dump_dir`` receives every stage's output as ``<stem>.<stage>.mlir``;
+* ``override_dir``: when it holds ``<stem>.<stage>.mlir``, that file replaces the stage's output
+  (and a note says so);
+* ``stop_after`` ends the walk early.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Callable, List, Optional, Tuple
+
+import attrs
+
+from .diagnostics import ERROR, Diagnostic, DiagnosticError
+from .ir.core import Module
+from .parser import parse_module
+from .pipeline import STAGES, Options, StageTiming, run
+
+
+@attrs.define
+class PrintOptions:
+    """How the final (and dumped) modules are printed.
+
+    Attributes:
+        generic: every op in generic form but ``hivm.hir.custom`` (``--mlir-print-op-generic``).
+        debuginfo: keep locations (``--strip-debuginfo`` turns it off).
+    """
+
+    generic: bool = False
+    debuginfo: bool = True
+
+
+@attrs.define
+class Request:
+    """What to compile and how.  ``filename`` names the input in diagnostics and decides the
+    first stage; ``split_line`` is set for a ``--split-input-file`` chunk."""
+
+    text: str
+    filename: str = "<input>"
+    options: Options = attrs.Factory(Options)
+    printing: PrintOptions = attrs.Factory(PrintOptions)
+    dump_dir: Optional[str] = None
+    override_dir: Optional[str] = None
+    stop_after: Optional[str] = None
+    split_line: Optional[int] = None
+    notify: Callable[[str], None] = lambda message: None
+
+
+@attrs.define
+class Result:
+    text: str
+    timings: List[StageTiming]
+    module: Module
+
+
+def stage_of(filename: str) -> Tuple[str, Optional[str]]:
+    """(stem, stage) of an input name: ``k.ttir`` -> (``k``, ``ttir``),
+    ``k.ttadapter.mlir`` -> (``k``, ``ttadapter``), ``k.mlir`` -> (``k``, None)."""
+    name = os.path.basename(filename).strip("<>")  # "<stdin>" -> "stdin"
+    for stage in STAGES:
+        for suffix in (f".{stage}.mlir", f".{stage}"):
+            if name.endswith(suffix) and len(name) > len(suffix):
+                return name[: -len(suffix)], stage
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    return stem or "stdin", None
+
+
+def print_module_text(module: Module, printing: PrintOptions) -> str:
+    """The module's text under ``printing`` (faithful unless generic form is asked for)."""
+    if printing.generic:
+        from .emit.printer import PrintError, print_module
+
+        try:
+            return print_module(module, generic=True, locations=printing.debuginfo)
+        except PrintError as e:
+            raise DiagnosticError([Diagnostic(ERROR, str(e), module.source)]) from None
+    from .emit.faithful import emit_module
+
+    text = emit_module(module)
+    if not printing.debuginfo:
+        from .emit.strip import strip_locations
+
+        text = strip_locations(text)
+    return text
+
+
+def compile_text(request: Request) -> Result:
+    """Parse, walk the stages, print.
+
+    Raises:
+        DiagnosticError: parse, verification or lowering errors (all of them, located), an
+            unreadable override file, or a stage file that still holds distributed ops.
+        KeyError: ``stop_after`` names no stage.
+    """
+    names = list(STAGES)
+    if request.stop_after is not None and request.stop_after not in STAGES:
+        raise KeyError(request.stop_after)
+    stem, produced_by = stage_of(request.filename)
+    start = names.index(produced_by) + 1 if produced_by else 0
+    t0 = time.perf_counter()
+    module = parse_module(request.text, request.filename, request.split_line)
+    timings = [StageTiming("parse", time.perf_counter() - t0)]
+
+    def after_stage(name: str, module: Module) -> Module:
+        if request.override_dir:
+            path = Path(request.override_dir) / f"{stem}.{name}.mlir"
+            if path.exists():
+                request.notify(f"ttd-lower: overriding stage '{name}' with file {path}")
+                module = parse_module(path.read_text(encoding="utf-8"), str(path))
+        if request.dump_dir:
+            Path(request.dump_dir).mkdir(parents=True, exist_ok=True)
+            (Path(request.dump_dir) / f"{stem}.{name}.mlir").write_text(
+                print_module_text(module, request.printing), encoding="utf-8")
+        return module
+
+    final = [module]
+
+    def hook(name: str, module: Module) -> Module:
+        final[0] = after_stage(name, module)
+        return final[0]
+
+    if start < len(names) and (request.stop_after is None or names.index(request.stop_after) >= start):
+        timings += run(module, request.options, names[start], request.stop_after, on_stage=hook)
+    module = final[0]
+    if produced_by == names[-1]:
+        _check_no_distributed_left(module, request.filename)
+    t1 = time.perf_counter()
+    text = print_module_text(module, request.printing)
+    timings.append(StageTiming("print", time.perf_counter() - t1))
+    return Result(text, timings, module)
+
+
+def _check_no_distributed_left(module: Module, filename: str) -> None:
+    from .diagnostics import op_error
+
+    left = [op for op in module.walk() if op.name.startswith("distributed.")]
+    if left:
+        raise DiagnosticError([
+            op_error(op, f"is in '{os.path.basename(filename)}', which is named as the output of the last stage "
+                         f"(nothing runs on it); name the file .ttir to lower it")
+            for op in left[:5]
+        ])
+
+
+def timing_report(timings: List[StageTiming]) -> str:
+    """A ``--mlir-timing``-style wall-time table."""
+    total = sum(t.seconds for t in timings) or 1e-12
+    rule = "===" + "-" * 73 + "==="
+    lines = [rule, "  ... Execution time report ...".center(79).rstrip(), rule,
+             f"  Total Execution Time: {total:.4f} seconds", "", "  ----Wall Time----  ----Name----"]
+    for t in timings:
+        lines.append(f"  {t.seconds:8.4f} ({100 * t.seconds / total:5.1f}%)  {t.name}")
+    lines.append(f"  {total:8.4f} (100.0%)  Total")
+    return "\n".join(lines) + "\n"
