@@ -201,3 +201,30 @@ def test_console_script_is_installed():
     assert script.exists(), "pip install should have created the ttd-lower console script"
     proc = subprocess.run([str(script), "--version"], capture_output=True, text=True, env=dict(os.environ))
     assert proc.returncode == 0 and "ttd-lower, version" in proc.stdout
+
+
+def test_verify_diagnostics_reports_missing_and_unexpected(tmp_path):
+    source = tmp_path / "v.mlir"
+    source.write_text(
+        "module {\n  tt.func public @a(%p: !tt.ptr<f64>, %r: i32) {\n"
+        "    %x = distributed.symm_at %p, %r, : !tt.ptr<f64>\n    tt.return\n  }\n}\n"
+        "// -----\n"
+        "module {\n  tt.func public @b(%p: !tt.ptr<f32>, %r: i32) {\n"
+        "    // expected-error@+1 {{never produced}}\n"
+        "    %x = distributed.symm_at %p, %r, : !tt.ptr<f32>\n    tt.return\n  }\n}\n"
+    )
+    result = invoke(source, "--split-input-file", "--verify-diagnostics")
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    assert f"within split at {source}:1 offset :3:5: error: unexpected error: 'distributed.symm_at' op unsupported type f64" in result.stderr
+    assert f"within split at {source}:8 offset :3:5: error: expected error \"never produced\" at line 4 was not produced" in result.stderr
+
+
+def test_verify_diagnostics_success_exits_0(tmp_path):
+    source = tmp_path / "v.mlir"
+    source.write_text(
+        "module {\n  tt.func public @a(%p: !tt.ptr<f64>, %r: i32) {\n"
+        "    %x = distributed.symm_at %p, %r, : !tt.ptr<f64> // expected-error {{unsupported type f64}}\n"
+        "    tt.return\n  }\n}\n"
+    )
+    result = invoke(source, "--verify-diagnostics")
+    assert result.exit_code == 0, result.stderr

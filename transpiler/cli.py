@@ -107,11 +107,14 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
 @click.option("--pipeline", is_flag=True, is_eager=True, expose_value=False, callback=_print_pipeline,
               help="Print the stage table and exit.")
 @click.option("--timing", is_flag=True, help="Print the time each stage took, on stderr (like --mlir-timing).")
+@click.option("--verify-diagnostics", is_flag=True,
+              help="Check the diagnostics against '// expected-error {{...}}' comments (like mlir-opt); "
+                   "exit 0 when they all match.")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
 @click.version_option(__version__, prog_name="ttd-lower")
 def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool, generic: bool,
          strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
-         stop_after: Optional[str], timing: bool, debug: bool) -> None:
+         stop_after: Optional[str], timing: bool, verify_diagnostics: bool, debug: bool) -> None:
     """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
 
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
@@ -138,8 +141,16 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
                 result = compile_text(request)
                 outputs.append(result.text)
                 timings.extend(result.timings)
+                found = []
             except DiagnosticError as e:
-                diagnostics.extend(e.diagnostics)
+                found = e.diagnostics
+                outputs.append("")
+            if verify_diagnostics:
+                from .ir.core import Source
+                from .verify_diagnostics import check
+
+                found = check(Source(chunk.text, filename, request.split_line), found)
+            diagnostics.extend(found)
         if diagnostics:
             raise DiagnosticError(diagnostics)
         if strip_comments:

@@ -17,7 +17,7 @@ from typing import List, Optional
 
 import attrs
 
-from ..diagnostics import DiagnosticEngine, DiagnosticError, op_error
+from ..diagnostics import Diagnostic, DiagnosticEngine, DiagnosticError, Note, op_error
 from ..ir.attributes import UNIT, IntegerAttr, StringAttr, i32_attr
 from ..ir.core import Module, Operation, OpResult, Value, enclosing_function
 from ..ir.dialect import lookup
@@ -51,6 +51,13 @@ class LowerDistributedOp(RewritePattern):
         self.options = options
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> bool:
+        try:
+            self._rewrite(op, rewriter)
+        except DiagnosticError as e:
+            raise DiagnosticError([_with_function_note(d, op) for d in e.diagnostics]) from None
+        return True
+
+    def _rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
         diags = verify_op(op)
         if diags:
             raise DiagnosticError(diags)
@@ -66,7 +73,6 @@ class LowerDistributedOp(RewritePattern):
         except (naming.UnsupportedType, ct.CoreTypeError, ValueError) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
         _build_custom(op, rewriter, symbol, ins, in_types, core)
-        return True
 
     def _core_type(self, op: Operation, symbol: str) -> str:
         if op.name != "distributed.extern_call":
@@ -76,6 +82,16 @@ class LowerDistributedOp(RewritePattern):
             raise ct.CoreTypeError(f"'{ct.ANNOTATION}' of extern_call '{symbol}' must be a string, found {annotation}")
         text = annotation.value if annotation is not None else None
         return ct.extern_call_core_type(text, symbol, self.has_dot, self.options.core_type_fallback)
+
+
+def _with_function_note(diag: Diagnostic, op: Operation) -> Diagnostic:
+    """Point also at the enclosing function: in a module of many kernels, which one it is."""
+    func = enclosing_function(op)
+    if func is not None and func.span is not None and not diag.notes:
+        sym = func.attributes.get("sym_name")
+        name = f"@{sym.value}" if isinstance(sym, StringAttr) else func.name
+        diag.notes.append(Note(f"in {name}, defined here", func.source, func.span[0]))
+    return diag
 
 
 def _describe(e: Exception, op: Operation) -> str:

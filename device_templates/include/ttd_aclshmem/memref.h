@@ -27,9 +27,10 @@ struct memref_t {
 };
 
 // The layout is an ABI contract with the MLIR-generated callers.
+typedef memref_t<int32_t, 2> ttd_memref_layout_check_t;
 static_assert(sizeof(memref_t<int32_t, 1>) == 5 * 8, "rank-1 memref is 40 bytes");
-static_assert(offsetof(memref_t<int32_t, 2>, offset) == 16, "offset follows the pointers");
-static_assert(offsetof(memref_t<int32_t, 2>, strides) == 40, "strides follow sizes[2]");
+static_assert(offsetof(ttd_memref_layout_check_t, offset) == 16, "offset follows the pointers");
+static_assert(offsetof(ttd_memref_layout_check_t, strides) == 40, "strides follow sizes[2]");
 
 // Address of the first element a descriptor designates.
 template <typename ElemT, std::size_t Rank>
