@@ -79,10 +79,15 @@ def test_usage_errors_exit_2(tmp_path):
     assert invoke(tmp_path / "missing.ttir").exit_code == cli.EXIT_USAGE
     assert invoke(PUSH, "--stop-after", "nope").exit_code == cli.EXIT_USAGE
     assert invoke(PUSH, "--no-such-option").exit_code == cli.EXIT_USAGE
+
+
+
+def test_invalid_utf8_is_a_located_input_error(tmp_path):
     binary = tmp_path / "bin.ttir"
-    binary.write_bytes(b"\xff\xfe\x00")
+    binary.write_bytes(b"module {\n  tt.func @f() {\xff\n")
     result = invoke(binary)
-    assert result.exit_code == cli.EXIT_USAGE and "not UTF-8" in result.output
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    assert f"{binary}:2:17: error: invalid UTF-8: byte 0xff" in result.stderr
 
 
 def test_internal_error_exit_3_without_traceback(monkeypatch):

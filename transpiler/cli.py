@@ -51,7 +51,8 @@ def read_input(path: str) -> str:
     """The text of ``path`` (``-`` for stdin).
 
     Raises:
-        click.UsageError: the file cannot be read or is not UTF-8 text.
+        click.UsageError: the file cannot be read.
+        DiagnosticError: the file is not UTF-8 text (located at the first bad byte).
     """
     try:
         if path == "-":
@@ -59,11 +60,19 @@ def read_input(path: str) -> str:
         else:
             with open(path, "rb") as f:
                 data = f.read()
-        return data.decode("utf-8")
     except OSError as e:
         raise click.UsageError(f"cannot read '{path}': {e.strerror}") from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise click.UsageError(f"'{path}' is not UTF-8 text (byte {e.start}: {e.reason})") from None
+        from .diagnostics import ERROR, Diagnostic, DiagnosticError
+        from .ir.core import Source
+
+        good = data[: e.start].decode("utf-8")
+        shown = good + data[e.start :].decode("utf-8", errors="replace")
+        source = Source(shown, "<stdin>" if path == "-" else path)
+        raise DiagnosticError([Diagnostic(ERROR, f"invalid UTF-8: byte 0x{data[e.start]:02x} ({e.reason}); "
+                                                 f"TTIR is UTF-8 text", source, len(good))]) from None
 
 
 def write_output(path: Optional[str], text: str) -> None:
@@ -122,9 +131,9 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
     """
     from .diagnostics import DiagnosticError, print_diagnostics
 
-    text = read_input(input_path)
     filename = "<stdin>" if input_path == "-" else input_path
     try:
+        text = read_input(input_path)
         from .driver import PrintOptions, Request, compile_text, timing_report
         from .pipeline import Options
         from .split import Chunk, join_outputs, split_input
@@ -163,6 +172,8 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         sys.exit(EXIT_INPUT_ERROR)
     except (KeyboardInterrupt, BrokenPipeError):
         sys.exit(EXIT_INPUT_ERROR)
+    except click.ClickException:
+        raise  # usage errors: click prints them and exits 2
     except Exception:  # a bug: say so briefly, never a traceback unless asked
         if debug:
             raise

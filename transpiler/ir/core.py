@@ -356,24 +356,25 @@ class Module:
     """A parsed file: its top-level ops (usually one ``module``) and alias definitions.
 
     When the text has no ``module`` op around its functions, ``ops`` holds them directly
-    (MLIR's implicit module).
+    (MLIR's implicit module).  The top-level ops live in ``body``, a block without a region,
+    so that rewrites can insert next to them like anywhere else.
     """
 
     ops: List[Operation]
     aliases: List[Alias] = attrs.Factory(list)
     source: Optional[Source] = None
     erased: set = attrs.Factory(set)  # spans of source ops a rewrite removed
+    body: Block = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.body = Block(ops=self.ops)
+        for op in self.ops:
+            op.parent = self.body
 
     def walk(self) -> Iterator[Operation]:
         """Every op of the module, in program order."""
         for op in self.ops:
             yield from op.walk()
-
-    @property
-    def block(self) -> Block:
-        """A block view of the top level (parent of the top-level ops)."""
-        block = Block(ops=self.ops)
-        return block
 
 
 def _results_from_def(op: Operation) -> List[OpResult]:

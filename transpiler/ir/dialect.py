@@ -294,9 +294,9 @@ def parse_detail(op: Operation) -> OpDetail:
                 if detail.location is not None and op.location is None:
                     op.location = detail.location
                 detail = detail.detail
-        except FormatError as e:
+        except (FormatError, ValueError) as e:  # ValueError: a malformed attribute or escape
             text = body_text(op)
-            pos = getattr(e.item, "start_pos", None)
+            pos = getattr(getattr(e, "item", None), "start_pos", None)
             offset = text.source_offset(pos) if pos is not None else None
             if offset is None:
                 offset = op.span[0] if op.span else None

@@ -212,9 +212,7 @@ class Cursor:
             raise FormatError(f"expected '{word}', found {_describe(self.peek())}", self.peek())
 
     def type(self) -> Type:
-        from ..parser.types import parse_type
-
-        return parse_type(str(self.expect("TYPE", "a type")))
+        return _read_type(self.expect("TYPE", "a type"))
 
     def type_list(self) -> List[Type]:
         """``T, T, ...`` (one or more)."""
@@ -280,13 +278,23 @@ def parse_format(opdef: "OpDef", items: Sequence) -> Parsed:
     return out
 
 
+def _read_type(tok) -> Type:
+    """The type a TYPE token spells; a malformed one is a :class:`FormatError` at the token."""
+    from ..parser.types import parse_type
+
+    try:
+        return parse_type(str(tok))
+    except ValueError as e:
+        raise FormatError(str(e), tok) from None
+
+
 def _parse_type_list(cur: Cursor, parse_type, count: Optional[int]) -> List[Type]:
     types: List[Type] = []
     if count == 0:
         return types
     while True:
         tok = cur.expect("TYPE", "a type")
-        types.append(parse_type(str(tok)))
+        types.append(_read_type(tok))
         if count is not None and len(types) == count:
             return types
         if count is None and _kind(cur.peek()) == "COMMA" and _kind(cur.peek(1)) == "TYPE":

@@ -90,9 +90,14 @@ def block_arguments(block: Block) -> List[BlockArgument]:
     from the syntax of the op that holds the region (``tt.func`` arguments, ``scf.for``
     induction variable and iter_args, ...)."""
     if block.label is not None:
+        from ..diagnostics import ERROR, Diagnostic, DiagnosticError
         from ..parser.detail import parse_block_label
 
-        _name, args = parse_block_label(block.label)
+        try:
+            _name, args = parse_block_label(block.label)
+        except ValueError as e:
+            source = block.parent.parent.source if block.parent and block.parent.parent else None
+            raise DiagnosticError([Diagnostic(ERROR, str(e), source, block.label_offset)]) from None
         return [BlockArgument(block, i, n, t, loc) for i, (n, t, loc) in enumerate(args)]
     region = block.parent
     if region is None or region.parent is None or not region.blocks or region.blocks[0] is not block:

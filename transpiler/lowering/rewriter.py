@@ -123,6 +123,10 @@ class PatternRewriter:
             self.insert_before(op, new_op)
         if op.results:
             new_op.adopt_results(op)
+        else:  # results the source left unbound (valid MLIR): still printed with names
+            for r in new_op.results:
+                if r.name is None:
+                    r.name = self.namer.fresh(op, "unused")
         self.erase_op(op)
         return new_op
 

@@ -44,10 +44,10 @@ def parse_attribute(text: str):
     """
     from lark.exceptions import UnexpectedInput
 
-    from .grammar import detail_parser
+    from .grammar import parse_detail_text
 
     try:
-        return detail_parser().parse(text, start="attribute")
+        return parse_detail_text(text, "attribute")
     except (UnexpectedInput, ValueError) as e:
         raise AttributeSyntaxError(f"malformed attribute '{text}': {e}") from None
 

@@ -102,12 +102,12 @@ def parse_body(op: Operation):
     """
     from lark.exceptions import UnexpectedInput
 
-    from .grammar import detail_parser
+    from .grammar import parse_detail_text
 
     body = body_text(op)
     start = "generic_body" if op.generic else "custom_body"
     try:
-        return detail_parser().parse(body.text, start=start)
+        return parse_detail_text(body.text, start)
     except UnexpectedInput as e:
         raise DiagnosticError([_syntax_diagnostic(op, body, e)]) from None
     except ValueError as e:  # bad escapes, malformed types inside the body
@@ -228,9 +228,11 @@ def parse_block_label(label: str) -> Tuple[str, List[Tuple[str, Type, Optional[s
     """
     from lark.exceptions import UnexpectedInput
 
-    from .grammar import detail_parser
+    from .grammar import parse_detail_text
 
     try:
-        return detail_parser().parse(label, start="block_label")
+        return parse_detail_text(label, "block_label")
     except UnexpectedInput as e:
         raise ValueError(f"malformed block label '{label}'") from e
+    except ValueError as e:
+        raise ValueError(f"malformed block label '{label}': {e}") from None

@@ -57,3 +57,21 @@ def detail_parser():
     from .detail import DetailBuilder
 
     return _lark(kind="detail", start=DETAIL_STARTS, lexer="contextual", transformer=DetailBuilder())
+
+
+def parse_detail_text(text: str, start: str):
+    """Parse ``text`` from the level-2 rule ``start``.
+
+    Raises:
+        lark.exceptions.UnexpectedInput: the text does not fit the grammar.
+        ValueError: a callback rejected a piece (a malformed type, escape or number); Lark's
+            ``VisitError`` wrapper is removed so callers see the real problem.
+    """
+    from lark.exceptions import VisitError
+
+    try:
+        return detail_parser().parse(text, start=start)
+    except VisitError as e:
+        if isinstance(e.orig_exc, ValueError):
+            raise e.orig_exc from None
+        raise

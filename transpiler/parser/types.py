@@ -50,10 +50,10 @@ def parse_type(text: str) -> Type:
         raise TypeSyntaxError(f"expected a type, found '{text}'")
     from lark.exceptions import UnexpectedInput
 
-    from .grammar import detail_parser
+    from .grammar import parse_detail_text
 
     try:
-        result = detail_parser().parse(text, start="type")
+        result = parse_detail_text(text, "type")
     except UnexpectedInput as e:
         raise TypeSyntaxError(f"malformed type '{text}'", getattr(e, "column", 1) or 1) from None
     return OpaqueType(text) if result is _OPAQUE else result
