@@ -119,11 +119,18 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
 @click.option("--verify-diagnostics", is_flag=True,
               help="Check the diagnostics against '// expected-error {{...}}' comments (like mlir-opt); "
                    "exit 0 when they all match.")
+@click.option("--no-link-check", is_flag=True,
+              help="Do not check emitted symbols against the device template library (for libraries of other versions).")
+@click.option("--symbol-list", metavar="FILE", default=None,
+              help="Check symbols against FILE ('<symbol><TAB><C signature>' lines) instead of the bundled list.")
+@click.option("--list-symbols", is_flag=True,
+              help="Print the device template library's symbols with their C signatures, and exit.")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
 @click.version_option(__version__, prog_name="ttd-lower")
 def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool, generic: bool,
          strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
-         stop_after: Optional[str], timing: bool, verify_diagnostics: bool, debug: bool) -> None:
+         stop_after: Optional[str], timing: bool, verify_diagnostics: bool, no_link_check: bool,
+         symbol_list: Optional[str], list_symbols: bool, debug: bool) -> None:
     """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
 
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
@@ -131,6 +138,9 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
     """
     from .diagnostics import DiagnosticError, print_diagnostics
 
+    if list_symbols:
+        _list_symbols(symbol_list)
+        return
     filename = "<stdin>" if input_path == "-" else input_path
     try:
         text = read_input(input_path)
@@ -138,7 +148,8 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         from .pipeline import Options
         from .split import Chunk, join_outputs, split_input
 
-        options = Options(core_type_fallback=core_type_fallback == "symbol-table")
+        options = Options(core_type_fallback=core_type_fallback == "symbol-table", link_check=not no_link_check,
+                          symbol_list=symbol_list)
         printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
         chunks = split_input(text) if split_input_file else [Chunk(text, 1)]
         outputs, diagnostics, timings = [], [], []
@@ -183,6 +194,15 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
+
+
+def _list_symbols(symbol_list: Optional[str]) -> None:
+    from .lowering.link_check import SymbolListError, load_library
+
+    try:
+        click.echo(load_library(symbol_list).listing(), nl=False)
+    except SymbolListError as e:
+        raise click.UsageError(str(e)) from None
 
 
 def _merge(timings):

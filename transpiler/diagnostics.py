@@ -119,18 +119,21 @@ def op_error(op: Operation, message: str, notes: Optional[List[Note]] = None) ->
 
 
 def op_location(op: Operation) -> Tuple[Optional[Source], Optional[int]]:
-    """Where to point for ``op``: its own text, or, for an in-memory op, its nearest source ancestor."""
-    node: Optional[Operation] = op
+    """Where to point for ``op``: its own text; for an op a rewrite made, the source op it was
+    made for (``origin``); else its nearest ancestor that has text."""
+    if op.source is not None and op.span is not None:
+        return op.source, op.span[0]
+    node: Optional[Operation] = op.parent_op
     while node is not None:
         if node.source is not None and node.span is not None:
-            return node.source, node.span[0]
+            return node.source, (op.origin[0] if op.origin is not None else node.span[0])
         node = node.parent_op
     return None, None
 
 
 def _where(source: Optional[Source], offset: Optional[int]) -> str:
     if source is None:
-        return "<unknown>"
+        return "ttd-lower"
     if offset is None:
         return source.display_name
     line, col = source.line_col(offset)

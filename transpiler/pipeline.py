@@ -16,7 +16,7 @@ from typing import Callable, Dict, List, Optional
 
 import attrs
 
-from .diagnostics import DiagnosticEngine
+from .diagnostics import ERROR, Diagnostic, DiagnosticEngine
 from .ir.core import Module
 from .lowering.distributed_to_hivm import DISTRIBUTED_OPS, LoweringOptions, lower_distributed_to_hivm
 
@@ -27,10 +27,14 @@ class Options:
 
     Attributes:
         core_type_fallback: infer unannotated extern_calls' core type from the symbol.
+        link_check: check every emitted symbol against the device template library.
+        symbol_list: another library's symbol list (default: the bundled one).
         error_limit: stop after this many errors.
     """
 
     core_type_fallback: bool = False
+    link_check: bool = True
+    symbol_list: Optional[str] = None
     error_limit: int = 20
 
 
@@ -52,13 +56,24 @@ def make_ttir(module: Module, options: Options) -> Module:
 
 
 def make_ttadapter(module: Module, options: Options) -> Module:
-    """Stage ``ttadapter``: lower every distributed op to ``hivm.hir.custom``.
+    """Stage ``ttadapter``: lower every distributed op to ``hivm.hir.custom``, then check that
+    every emitted symbol is in the device template library (SPEC.md section 5).
 
     Raises:
-        DiagnosticError: with every lowering error.
+        DiagnosticError: with every lowering or link-check error.
     """
     engine = DiagnosticEngine(options.error_limit)
     lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback), engine)
+    if options.link_check:
+        from .lowering.link_check import SymbolListError, check_symbols, load_library
+
+        try:
+            library = load_library(options.symbol_list)
+        except SymbolListError as e:
+            engine.emit(Diagnostic(ERROR, str(e)))
+            engine.check()
+        check_symbols(module, library, engine)
+        engine.check()
     return module
 
 
@@ -71,7 +86,8 @@ STAGES: Dict[str, StageFn] = {
 
 DESCRIPTIONS: Dict[str, str] = {
     "ttir": "parse the input and verify its distributed ops (SPEC.md section 1)",
-    "ttadapter": "lower distributed.* ops to hivm.hir.custom (SPEC.md section 2)",
+    "ttadapter": "lower distributed.* ops to hivm.hir.custom (SPEC.md section 2) and check their symbols "
+                 "against the device template library (section 5)",
 }
 
 

@@ -1,5 +1,5 @@
 // RUN: not ttd-lower %s 2>&1 >/dev/null | FileCheck %s --check-prefix=NOFALLBACK
-// RUN: ttd-lower %s --strip-comments --core-type-fallback=symbol-table | FileCheck %s --check-prefix=FALLBACK
+// RUN: ttd-lower %s --strip-comments --core-type-fallback=symbol-table --no-link-check | FileCheck %s --check-prefix=FALLBACK
 
 // An unannotated extern_call (older frontends) is an error that names the opt-in; with
 // --core-type-fallback=symbol-table its core type comes from the symbol table.
