@@ -1,5 +1,5 @@
 """``python -m transpiler`` runs the ``ttd-lower`` command line."""
 
-from .cli import main
+from .cli import entry
 
-main()
+entry()

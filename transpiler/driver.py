@@ -21,6 +21,7 @@ from typing import Callable, List, Optional, Tuple
 import attrs
 
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
+from .gcpause import collector_paused
 from .ir.core import Module
 from .parser import parse_module
 from .pipeline import STAGES, Options, StageTiming, run
@@ -94,13 +95,18 @@ def print_module_text(module: Module, printing: PrintOptions) -> str:
 
 
 def compile_text(request: Request) -> Result:
-    """Parse, walk the stages, print.
+    """Parse, walk the stages, print (with the garbage collector paused, see ``gcpause``).
 
     Raises:
         DiagnosticError: parse, verification or lowering errors (all of them, located), an
             unreadable override file, or a stage file that still holds distributed ops.
         KeyError: ``stop_after`` names no stage.
     """
+    with collector_paused():
+        return _compile(request)
+
+
+def _compile(request: Request) -> Result:
     names = list(STAGES)
     if request.stop_after is not None and request.stop_after not in STAGES:
         raise KeyError(request.stop_after)

@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.core import Module, Source
+from ..gcpause import collector_paused
 from .lexer import LexError
 
 _lock = threading.Lock()
@@ -46,7 +47,7 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
     source = Source(text, filename, split_line)
     parser = structure_parser()
     builder = parser.options.transformer
-    with _lock:
+    with _lock, collector_paused():
         builder.source = source
         try:
             return parser.parse(text)
