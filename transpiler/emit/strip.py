@@ -12,6 +12,14 @@ import re
 _LOC_ALIAS = re.compile(r"^#[\w$.\-]+[ \t]*=[ \t]*loc\(.*$\n?", re.M)
 
 
+def _after_string(line: str, i: int) -> int:
+    """Offset just past the string literal that starts at ``line[i] == '"'``."""
+    i += 1
+    while i < len(line) and line[i] != '"':
+        i += 2 if line[i] == "\\" else 1
+    return i + 1
+
+
 def _loc_end(line: str, start: int) -> int:
     """End offset of the balanced ``loc(...)`` starting at ``start`` (-1 if unbalanced)."""
     depth = 0
@@ -19,10 +27,9 @@ def _loc_end(line: str, start: int) -> int:
     while i < len(line):
         ch = line[i]
         if ch == '"':
-            i += 1
-            while i < len(line) and line[i] != '"':
-                i += 2 if line[i] == "\\" else 1
-        elif ch == "(":
+            i = _after_string(line, i)
+            continue
+        if ch == "(":
             depth += 1
         elif ch == ")":
             depth -= 1
@@ -39,12 +46,8 @@ def _strip_line(line: str) -> str:
     i = 0
     start = 0
     while i < len(line):
-        ch = line[i]
-        if ch == '"':
-            i += 1
-            while i < len(line) and line[i] != '"':
-                i += 2 if line[i] == "\\" else 1
-            i += 1
+        if line[i] == '"':
+            i = _after_string(line, i)
             continue
         if line.startswith("loc(", i) and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] in "_$.")):
             end = _loc_end(line, i)
