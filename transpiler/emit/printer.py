@@ -13,11 +13,12 @@ per level.  Values are named by their SSA names; values without one (built in me
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Dict, Iterable, List, Optional
 
-from ..ir.attributes import DenseI32ArrayAttr, format_attr_dict
+from ..ir.attributes import DenseI32ArrayAttr, format_attr_dict, quote_string
 from ..ir.core import Block, BlockArgument, Module, Operation, OpResult, Region, Value
-from ..ir.dialect import OpDef, lookup
+from ..ir.dialect import ALL_OPERANDS, ALL_RESULTS, OpDef, all_attributes, lookup, operand_groups
 from ..ir.format import OptionalGroup, Printer, Ref, print_format
 
 NameOf = Callable[[Value], str]
@@ -63,42 +64,57 @@ def _types(types: Iterable, what: str, op: Operation) -> List[str]:
 
 
 class OpView:
-    """What a declared format prints, looked up by the format's names."""
+    """What a declared format prints, looked up by the format's names (``print_format`` reads it).
+
+    Attributes come from the properties and the attribute dictionary together (an op written in
+    generic form keeps its inherent attributes as properties); ``$_operands`` / ``$_results``
+    stand for all operands / results; types listed in the op's ``stripped_types`` print
+    without their dialect prefix; the op's ``elided`` attributes are not printed.
+    """
 
     def __init__(self, op: Operation, opdef: OpDef, name_of: NameOf):
         self.op, self.opdef, self.name_of = op, opdef, name_of
-        detail = op.detail()
-        operands = op.operands
-        groups = detail.operand_groups or _groups_by_spec(opdef, len(operands))
+        self.attributes = all_attributes(op)
+        self.elided = set(opdef.elided)
+        self._type_position = 0
+        operands, types = op.operands, op.operand_types
         self._operands: Dict[str, List[Value]] = {}
-        self._operand_types: Dict[str, list] = {}
-        types = op.operand_types
+        self._operand_types: Dict[str, list] = {ALL_OPERANDS: list(types)}
         i = 0
-        for name, count in groups:
+        for name, count in operand_groups(op, opdef):
             self._operands[name] = operands[i : i + count]
             self._operand_types[name] = types[i : i + count]
             i += count
         results = op.result_types
-        self._result_types: Dict[str, list] = {}
+        self._result_types: Dict[str, list] = {ALL_RESULTS: list(results)}
+        fixed = sum(1 for spec in opdef.results if not spec.variadic)
         j = 0
-        for spec in opdef.results:
-            count = len(results) - j if spec.variadic else 1
+        for spec in opdef.results:  # one variadic result group at most
+            count = len(results) - fixed if spec.variadic else 1
             self._result_types[spec.name] = results[j : j + count]
             j += count
-        self._format_attrs = _format_names(opdef.compiled_format)
+        self._format_names = _format_names(opdef.compiled_format)
 
     def operand_names(self, name: str) -> List[str]:
         return [self.name_of(v) for v in self._operands.get(name, [])]
 
     def types(self, name: str) -> list:
         found = self._operand_types[name] if name in self._operand_types else self._result_types.get(name, [])
-        return _types(found, "operands or results", self.op)
+        out = []
+        for text in _types(found, "operands or results", self.op):
+            prefix = self.opdef.stripped_types.get(self._type_position)
+            if prefix is not None and text.startswith(prefix + "<"):
+                text = text[len(prefix):]
+            self._type_position += 1
+            out.append(text)
+        return out
 
     def attribute(self, name: str):
-        return self.op.attributes[name]
+        return self.attributes[name]
 
     def dict_attributes(self) -> dict:
-        return {k: v for k, v in self.op.attributes.items() if k not in self._format_attrs}
+        return {k: v for k, v in self.attributes.items()
+                if not (k in self._format_names and self.present(k)) and k not in self.elided}
 
     def present(self, name: str) -> bool:
         role = self.opdef.role(name)
@@ -106,31 +122,17 @@ class OpView:
             return bool(self._operands.get(name))
         if role == "result":
             return bool(self._result_types.get(name))
-        return name in self.op.attributes
+        if name not in self.attributes:
+            return False
+        spells = getattr(self.opdef.attribute_kinds.get(name), "spells", None)
+        return spells is None or spells(self.attributes[name])
 
     def region(self, name: str) -> RegionPiece:
         index = list(self.opdef.regions).index(name)
         return RegionPiece(self.op.regions[index])
 
     def successor(self, name: str) -> str:
-        return self.op.detail().successors[0]
-
-
-def _groups_by_spec(opdef: OpDef, n: int):
-    """Split ``n`` operands over the declared operand groups (one variadic group at most)."""
-    groups, rest = [], n
-    specs = list(opdef.operands)
-    for k, spec in enumerate(specs):
-        fixed_after = sum(1 for s in specs[k + 1 :] if not s.variadic and not s.optional)
-        if spec.variadic:
-            count = max(rest - fixed_after, 0)
-        elif spec.optional:
-            count = 1 if rest > fixed_after else 0
-        else:
-            count = 1
-        groups.append((spec.name, count))
-        rest -= count
-    return groups
+        return self.op.detail().successors[list(self.opdef.successors).index(name)]
 
 
 def _format_names(elements) -> set:
@@ -173,9 +175,12 @@ def generic_pieces(op: Operation, name_of: NameOf) -> list:
     if props:
         head += " <" + format_attr_dict(props) + ">"
     pieces: list = [head]
-    if op.regions:
+    regions = list(op.regions)
+    if opdef is not None and len(opdef.regions) > len(regions):  # e.g. scf.if without else
+        regions += [Region(parent=op) for _ in range(len(opdef.regions) - len(regions))]
+    if regions:
         pieces.append(" (")
-        for i, region in enumerate(op.regions):
+        for i, region in enumerate(regions):
             if i:
                 pieces.append(", ")
             pieces.append(RegionPiece(region))
@@ -202,9 +207,44 @@ def op_pieces(op: Operation, name_of: NameOf, generic: bool = False, location: b
         pieces = printer.pieces()
     else:
         pieces = generic_pieces(op, name_of)
-    if location and op.location:
-        pieces.append(" " + op.location)
+    loc = op.location or (implicit_location(op) if generic else None)
+    if location and loc:
+        pieces.append(" " + loc)
     return pieces
+
+
+def implicit_location(op: Operation) -> Optional[str]:
+    """The location MLIR gives a source op written without ``loc(...)``: the file position of
+    its name (the same position MLIR gives the terminator it adds to the op's regions)."""
+    if op.source is None or op.span is None:
+        return None
+    return _file_location(op.source, op.span[0] + len(op.def_text or ""))
+
+
+def implicit_argument_location(block: Block, index: int, arg: BlockArgument) -> Optional[str]:
+    """The location MLIR gives a block argument written without ``loc(...)``: the file position
+    of its name, in the block's label or (entry arguments of ``tt.func``, ``scf.for``, ...) in
+    the header of the op that holds the region, where the name first appears."""
+    op = block.parent.parent if block.parent is not None else None
+    if not arg.name or op is None or op.source is None:
+        return None
+    name = re.compile(re.escape(arg.name) + r"(?![\w$.\-])")
+    if block.label is not None:
+        match = name.search(block.label)
+        return _file_location(op.source, block.label_offset + match.start()) if match else None
+    if index != 0:
+        return None
+    from ..parser.detail import REGION_SLOT, body_text
+
+    text = body_text(op)
+    match = name.search(text.text.split(REGION_SLOT)[0])
+    offset = text.source_offset(match.start()) if match else None
+    return _file_location(op.source, offset) if offset is not None else None
+
+
+def _file_location(source, offset: int) -> str:
+    line, col = source.line_col(offset)
+    return f"loc({quote_string(source.filename)}:{line}:{col})"
 
 
 def print_op(op: Operation, name_of: NameOf = value_name, with_location: bool = True) -> str:
@@ -306,6 +346,21 @@ class ModulePrinter:
                 out.append(indent[:-2] + self._label(block, i, args))
             for op in block.ops:
                 self.print_op(op, indent, out)
+        self._implicit_terminator(region, indent, out)
+
+    def _implicit_terminator(self, region: Region, indent: str, out: List[str]) -> None:
+        """In generic form, the terminator MLIR adds where the custom form leaves it out
+        (``scf.yield`` of an ``scf.for`` without iter_args)."""
+        op = region.parent
+        opdef = lookup(op.name) if op is not None and self.generic else None
+        name = opdef.implicit_terminator if opdef is not None else None
+        if name is None or not any(r is region for r in op.regions):
+            return  # a region the text leaves out (scf.if without else) stays empty
+        last = region.blocks[-1].ops[-1] if region.blocks and region.blocks[-1].ops else None
+        if last is not None and last.name == name:
+            return
+        loc = implicit_location(op) or op.location
+        out.append(indent + f'"{name}"() : () -> ()' + (f" {loc}" if self.locations and loc else ""))
 
     def _label(self, block: Block, index: int, args: List[BlockArgument]) -> str:
         name = block.label.split("(")[0].rstrip(":").strip() if block.label else f"^bb{index}"
@@ -314,8 +369,9 @@ class ModulePrinter:
         parts = []
         for a in args:
             text = f"{self.name_of(a)}: {a.type}"
-            if self.locations and a.location:
-                text += f" {a.location}"
+            loc = a.location or (implicit_argument_location(block, index, a) if self.generic else None)
+            if self.locations and loc:
+                text += f" {loc}"
             parts.append(text)
         return f"{name}(" + ", ".join(parts) + "):"
 

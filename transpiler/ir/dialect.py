@@ -144,6 +144,18 @@ class OpDef:
             ``operandSegmentSizes``).
         generic_name: the name in generic form when it differs (``module`` ->
             ``builtin.module``).
+        implicit_terminator: the terminator MLIR adds to the op's regions when their text
+            leaves it out (``SingleBlockImplicitTerminator``: ``scf.yield`` for ``scf.for``);
+            the generic form prints it.
+        stripped_types: types the format prints without their dialect prefix, by position
+            after the format's last ``:`` (``{0: "!tt.ptr"}``: ``: <tensor<4xf16>>``; ODS
+            strips the prefix of a type of the op's own dialect).
+        elided: attributes the format does not print (owned by a custom directive we do not
+            read).
+
+    Formats may name ``$_operands`` / ``$_results`` (all operands / results), as in
+    ``functional-type($_operands, $_results)``: their types are then every operand's and
+    result's type, in order.
     """
 
     name: str
@@ -162,6 +174,9 @@ class OpDef:
     inherent: Sequence[str] = ()
     segmented: bool = False
     generic_name: Optional[str] = None
+    implicit_terminator: Optional[str] = None
+    stripped_types: Dict[int, str] = attrs.Factory(dict)
+    elided: Sequence[str] = ()
     compiled_format: Tuple = attrs.field(init=False, default=())
 
     def __attrs_post_init__(self) -> None:
@@ -290,7 +305,8 @@ def parse_detail(op: Operation) -> OpDetail:
             if opdef.parse_hook is not None:
                 detail = opdef.parse_hook(op, body)
             else:
-                detail = detail_from_format(opdef, parse_format(opdef, body))
+                items = unstrip_types(list(body), opdef.stripped_types)
+                detail = detail_from_format(opdef, parse_format(opdef, items))
                 if detail.location is not None and op.location is None:
                     op.location = detail.location
                 detail = detail.detail
@@ -342,6 +358,63 @@ def _unknown_detail(op: Operation, items) -> OpDetail:
     return OpDetail(operand_names=names, known=False)
 
 
+ALL_OPERANDS, ALL_RESULTS = "_operands", "_results"
+
+
+def all_attributes(op: Operation) -> Dict[str, Attribute]:
+    """The op's properties and attributes in one mapping (an op written in generic form keeps
+    its inherent attributes as properties, one written in custom form in its attributes)."""
+    merged = dict(op.properties)
+    merged.update(op.attributes)
+    merged.pop("operandSegmentSizes", None)
+    return merged
+
+
+def operand_groups(op: Operation, opdef: OpDef) -> List[Tuple[str, int]]:
+    """``[(operand name, count), ...]`` of ``op``: from its parse, its ``operandSegmentSizes``,
+    or its declaration (at most one variadic or optional group then)."""
+    detail = op.detail()
+    if detail.operand_groups:
+        return list(detail.operand_groups)
+    segments = {**detail.properties, **detail.attributes}.get("operandSegmentSizes")
+    specs = list(opdef.operands)
+    if segments is not None and len(getattr(segments, "values", ())) == len(specs):
+        return [(s.name, n) for s, n in zip(specs, segments.values)]
+    rest, groups = len(op.operands), []
+    for k, spec in enumerate(specs):
+        fixed_after = sum(1 for s in specs[k + 1 :] if not s.variadic and not s.optional)
+        if spec.variadic:
+            count = max(rest - fixed_after, 0)
+        elif spec.optional:
+            count = 1 if rest > fixed_after else 0
+        else:
+            count = 1
+        groups.append((spec.name, count))
+        rest -= count
+    return groups
+
+
+def unstrip_types(items: list, stripped: Dict[int, str]) -> list:
+    """Give the dialect prefix back to types a format prints without it (``<tensor<..>>``
+    after the last ``:`` becomes the TYPE ``!tt.ptr<tensor<..>>``), see ``OpDef.stripped_types``."""
+    if not stripped:
+        return items
+    from lark import Token
+
+    colon = max((i for i, it in enumerate(items) if getattr(it, "type", None) == "COLON"), default=None)
+    if colon is None:
+        return items
+    position = 0
+    for i in range(colon + 1, len(items)):
+        kind = getattr(items[i], "type", None)
+        if kind not in ("TYPE", "ANGLE"):
+            continue
+        if kind == "ANGLE" and position in stripped:
+            items[i] = Token.new_borrow_pos("TYPE", stripped[position] + str(items[i]), items[i])
+        position += 1
+    return items
+
+
 @attrs.define
 class _FormatResult:
     detail: OpDetail
@@ -366,6 +439,10 @@ def detail_from_format(opdef: OpDef, parsed) -> _FormatResult:
     result_types: List[Type] = []
     for spec in opdef.results:
         result_types.extend(parsed.types.get(spec.name, []))
+    if ALL_OPERANDS in parsed.types:
+        hints = list(parsed.types[ALL_OPERANDS])
+    if ALL_RESULTS in parsed.types:
+        result_types = list(parsed.types[ALL_RESULTS])
     detail = OpDetail(operand_names=names, operand_type_hints=hints, attributes=dict(parsed.attributes),
                       result_types=result_types, successors=list(parsed.successors), operand_groups=groups)
     if opdef.infer is not None:

@@ -1,3 +1,3 @@
 """Dialect declarations; importing this package registers all of them."""
 
-from . import arith, distributed, hivm, scf, small, tt  # noqa: F401
+from . import arith, cf, distributed, hivm, math, misc, scf, small, tt, tt_memory  # noqa: F401

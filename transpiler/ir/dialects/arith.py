@@ -1,8 +1,11 @@
-"""``arith`` ops as MLIR's ODS declares them (formats, effects, result types).
+"""``arith`` ops as MLIR's ``ArithOps.td`` declares them (formats, inherent attributes, types).
 
-All arith ops are free of memory effects.  Declared so that the result type of any value a
-distributed op uses can be known, and so that constants can be read (``notify``'s signal) and
-created (the lowering's ``arith.constant`` / ``arith.trunci``).
+All arith ops are free of memory effects.  Integer ops with overflow flags print them as
+``overflow<nsw>`` (``#arith.overflow<nsw>``), float ops their fast-math flags as
+``fastmath<fast>`` (``#arith.fastmath<fast>``); both are inherent attributes, as are
+``predicate`` (``cmpi``/``cmpf``), ``value`` (``constant``) and ``roundingmode`` (``truncf``).
+``arith.select`` has the hand-written ``custom<SelectOpTypes>`` syntax (a shaped condition's
+type is printed, an ``i1`` one is not).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from __future__ import annotations
 from ..dialect import NO_EFFECTS, EnumKeyword, OpDef, OpDetail, TypedValue, ValueSpec, register
 from ..format import Cursor, finish
 from ..types import I1, IntegerType, RankedTensorType, Type
+from ..dialect import all_attributes
+from .common import KeywordAngle, print_attr_dict
 
 _IN, _OUT = ValueSpec("in"), ValueSpec("out")
 _LHS, _RHS, _RESULT = ValueSpec("lhs"), ValueSpec("rhs"), ValueSpec("result")
@@ -29,6 +34,12 @@ CMPF_PREDICATE = EnumKeyword(
     ),
     IntegerType(64),
 )
+ROUNDING_MODE = EnumKeyword(
+    "RoundingMode",
+    tuple((k, i) for i, k in enumerate(("to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away"))),
+)
+FASTMATH = KeywordAngle("fastmath", "#arith.fastmath")
+OVERFLOW = KeywordAngle("overflow", "#arith.overflow")
 
 
 def bool_like(t: Type) -> Type:
@@ -79,12 +90,24 @@ def _parse_select(op, items) -> OpDetail:
     return finish(op, cur, location, detail)
 
 
-BINARY = (
-    "addi subi muli divsi divui remsi remui andi ori xori shli shrsi shrui maxsi minsi maxui minui "
-    "ceildivsi floordivsi addf subf mulf divf remf maximumf minimumf maxnumf minnumf"
-).split()
-UNARY = ["negf"]
-CASTS = "extsi extui trunci extf truncf sitofp uitofp fptosi fptoui bitcast index_cast index_castui".split()
+def _print_select(op, name_of) -> str:
+    cond, value, _ = op.operand_types
+    types = f"{cond}, {value}" if isinstance(cond, RankedTensorType) else str(value)
+    return " " + ", ".join(map(name_of, op.operands)) + print_attr_dict(all_attributes(op)) + " : " + types
+
+
+INT_OVERFLOW_BINARY = "addi subi muli shli".split()
+INT_BINARY = "divsi divui remsi remui andi ori xori shrsi shrui maxsi minsi maxui minui ceildivsi floordivsi ceildivui".split()
+FLOAT_BINARY = "addf subf mulf divf remf maximumf minimumf maxnumf minnumf".split()
+INT_CASTS = "extsi extui trunci sitofp uitofp fptosi fptoui bitcast index_cast index_castui".split()
+
+
+def _binary(name: str, flag: str = "", kind=None) -> OpDef:
+    """``$lhs, $rhs [flag<...>] : T``; ``flag`` names the optional flags attribute."""
+    group = f" (${flag}^)?" if flag else ""
+    return OpDef(f"arith.{name}", operands=(_LHS, _RHS), results=(_RESULT,), attribute_kinds={flag: kind} if flag else {},
+                 format=f"$lhs `,` $rhs{group} attr-dict `:` type($result)", infer=_all_same, effects=NO_EFFECTS)
+
 
 register(
     OpDef(
@@ -95,25 +118,27 @@ register(
         infer=_constant,
         effects=NO_EFFECTS,
     ),
-    *(
-        OpDef(f"arith.{n}", operands=(_LHS, _RHS), results=(_RESULT,), format="$lhs `,` $rhs attr-dict `:` type($result)",
-              infer=_all_same, effects=NO_EFFECTS)
-        for n in BINARY
-    ),
-    *(
-        OpDef(f"arith.{n}", operands=(ValueSpec("operand"),), results=(_RESULT,),
-              format="$operand attr-dict `:` type($result)", infer=_all_same, effects=NO_EFFECTS)
-        for n in UNARY
-    ),
+    *(_binary(n, "overflowFlags", OVERFLOW) for n in INT_OVERFLOW_BINARY),
+    *(_binary(n) for n in INT_BINARY),
+    *(_binary(n, "fastmath", FASTMATH) for n in FLOAT_BINARY),
+    OpDef("arith.negf", operands=(ValueSpec("operand"),), results=(_RESULT,), attribute_kinds={"fastmath": FASTMATH},
+          format="$operand ($fastmath^)? attr-dict `:` type($result)", infer=_all_same, effects=NO_EFFECTS),
     *(
         OpDef(f"arith.{n}", operands=(_IN,), results=(_OUT,), format="$in attr-dict `:` type($in) `to` type($out)",
               effects=NO_EFFECTS)
-        for n in CASTS
+        for n in INT_CASTS
     ),
+    OpDef("arith.extf", operands=(_IN,), results=(_OUT,), attribute_kinds={"fastmath": FASTMATH},
+          format="$in ($fastmath^)? attr-dict `:` type($in) `to` type($out)", effects=NO_EFFECTS),
+    OpDef("arith.truncf", operands=(_IN,), results=(_OUT,),
+          attribute_kinds={"roundingmode": ROUNDING_MODE, "fastmath": FASTMATH},
+          format="$in ($roundingmode^)? ($fastmath^)? attr-dict `:` type($in) `to` type($out)", effects=NO_EFFECTS),
     OpDef("arith.cmpi", operands=(_LHS, _RHS), results=(_RESULT,), attribute_kinds={"predicate": CMPI_PREDICATE},
           format="$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)", infer=_compare, effects=NO_EFFECTS),
-    OpDef("arith.cmpf", operands=(_LHS, _RHS), results=(_RESULT,), attribute_kinds={"predicate": CMPF_PREDICATE},
-          format="$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)", infer=_compare, effects=NO_EFFECTS),
+    OpDef("arith.cmpf", operands=(_LHS, _RHS), results=(_RESULT,),
+          attribute_kinds={"predicate": CMPF_PREDICATE, "fastmath": FASTMATH},
+          format="$predicate `,` $lhs `,` $rhs ($fastmath^)? attr-dict `:` type($lhs)", infer=_compare,
+          effects=NO_EFFECTS),
     OpDef("arith.select", operands=(ValueSpec("condition"), ValueSpec("true_value"), ValueSpec("false_value")),
-          results=(_RESULT,), parse_hook=_parse_select, effects=NO_EFFECTS),
+          results=(_RESULT,), parse_hook=_parse_select, print_hook=_print_select, effects=NO_EFFECTS),
 )

@@ -1,5 +1,8 @@
 """Small dialects the lowering creates or meets: ``builtin``, ``tensor``, ``annotation``.
 
+Formats from MLIR's ``BuiltinOps.td`` (``module``, generic name ``builtin.module``;
+``builtin.unrealized_conversion_cast``) and ``TensorOps.td`` (``tensor.empty``).
+
 ``tensor.empty`` is the destination of a tensor result (SPEC.md section 2.5) and
 ``annotation.mark ... {ContinuousMemAccess}`` follows a tensor ``consume_token`` (section 2.4
 item 9).
@@ -30,7 +33,8 @@ class SymbolName(AttrKind):
 
 register(
     OpDef("module", attribute_kinds={"sym_name": SymbolName()}, regions=("bodyRegion",),
-          format="($sym_name^)? attr-dict-with-keyword $bodyRegion", isolated=True, effects=NO_EFFECTS),
+          format="($sym_name^)? attr-dict-with-keyword $bodyRegion", isolated=True, effects=NO_EFFECTS,
+          inherent=("sym_name", "sym_visibility"), generic_name="builtin.module"),
     OpDef("builtin.unrealized_conversion_cast", operands=(ValueSpec("inputs", variadic=True),),
           results=(ValueSpec("outputs", variadic=True),),
           format="($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict", effects=NO_EFFECTS),

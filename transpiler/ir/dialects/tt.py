@@ -1,23 +1,52 @@
-"""``tt`` (Triton) ops: the ones whose results feed distributed ops, plus ``tt.func``.
+"""``tt`` (Triton) ops but memory ones (those are in :mod:`.tt_memory`): functions, casts,
+arithmetic, shapes, SPMD queries, reductions, debug ops and inline code.
 
-Formats follow Triton's ``TritonOps.td``.  ``tt.func`` has the function-like syntax of MLIR's
+Formats follow Triton's ``TritonOps.td`` (triton-ascend 3.2, checked against its
+``triton-adapter-opt``; later additions as in upstream Triton 3.4-3.9), enum keywords its
+``TritonAttrDefs.td``.  ``tt.func`` has the function-like syntax of MLIR's
 ``function_interface_impl`` and is read by a hook that also yields the entry block's arguments
-(needed for ``gm_addr_args_indices``, SPEC.md section 2.4 item 8).
+(needed for ``gm_addr_args_indices``, SPEC.md section 2.4 item 8).  ``tt.reduce`` and
+``tt.scan`` have no custom syntax (generic form only).
 """
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional, Tuple
 
-from ..attributes import ArrayAttr, DictAttr, StringAttr, TypeAttr, unquote_string
-from ..dialect import NO_EFFECTS, READ_ONLY, READ_WRITE, EnumKeyword, OpDef, OpDetail, SymbolRef, ValueSpec, register
-from ..format import Cursor, finish
-from ..types import FunctionType, PointerType, RankedTensorType, Type
+from ..attributes import ArrayAttr, Attribute, DictAttr, StringAttr, TypeAttr, quote_string, unquote_string
+from ..dialect import (NO_EFFECTS, READ_WRITE, AttrKind, EnumKeyword, OpDef, OpDetail, SymbolRef, ValueSpec,
+                       all_attributes, operand_groups, register)
+from ..format import Cursor, FormatError, finish
+from ..types import I1, FunctionType, PointerType, RankedTensorType, Type
+from .common import UnitKeyword, print_attr_dict
 
 PROGRAM_ID_DIM = EnumKeyword("ProgramIDDim", (("x", 0), ("y", 1), ("z", 2)))
-INPUT_PRECISION = EnumKeyword("InputPrecision", (("tf32", 0), ("tf32x3", 1), ("ieee", 2), ("bf16x3", 3), ("bf16x6", 4)))
+INPUT_PRECISION = EnumKeyword(
+    "InputPrecision", (("tf32", 0), ("tf32x3", 1), ("ieee", 2), ("bf16x3", 3), ("bf16x6", 4), ("hf32", 3))
+)  # 3 is bf16x3 upstream, hf32 in triton-ascend
+ROUNDING_MODE = EnumKeyword("RoundingMode", (("rtz", 0), ("rtne", 1)))
+PROPAGATE_NAN = EnumKeyword("PropagateNan", (("none", 0), ("all", 0xFFFF)))
+SCALE_DOT_ELEM_TYPE = EnumKeyword(
+    "ScaleDotElemType", tuple((k, i) for i, k in enumerate(("e4m3", "e5m2", "e2m3", "e3m2", "e2m1", "bf16", "fp16")))
+)
 
 _SRC, _RESULT = ValueSpec("src"), ValueSpec("result")
+_BARE_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
+FUNCTION_ATTRIBUTES = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
+
+
+class StringValue(AttrKind):
+    """A string literal (``"mov.u32 $0, %smid;"``), stored decoded."""
+
+    def can_start(self, item) -> bool:
+        return getattr(item, "type", None) == "STRING"
+
+    def parse(self, cursor) -> Attribute:
+        return StringAttr(unquote_string(str(cursor.expect("STRING", "a string"))))
+
+    def print(self, attr: Attribute) -> str:
+        return str(attr)
 
 
 def pointee_of(t: Type) -> Optional[Type]:
@@ -29,8 +58,14 @@ def pointee_of(t: Type) -> Optional[Type]:
     return None
 
 
+# ---- tt.func ------------------------------------------------------------------------------------
+
+
 def parse_function(op, items) -> OpDetail:
-    """``[visibility] @name(%a: T {attrs} loc(..), ...) [-> results] [attributes {..}] {region}``."""
+    """``[visibility] @name(%a: T {attrs} loc(..), ...) [-> results] [attributes {..}] {region}``.
+
+    A declaration (no body) lists types only: ``@name(T {attrs}, ...)``.
+    """
     cur = Cursor(items)
     location = cur.trailing_location()
     attributes = {}
@@ -41,9 +76,10 @@ def parse_function(op, items) -> OpDetail:
     cur.expect("LPAR", "'('")
     args: List[Tuple[str, Type, Optional[str]]] = []
     arg_attrs = []
-    while cur.kind() == "VALUE_USE":
-        name = str(cur.next())
-        cur.expect("COLON", "':'")
+    while cur.kind() in ("VALUE_USE", "TYPE"):
+        name = str(cur.next()) if cur.kind() == "VALUE_USE" else None
+        if name is not None:
+            cur.expect("COLON", "':'")
         t = cur.type()
         arg_attrs.append(cur.next() if cur.kind() == "ATTR_DICT" else DictAttr(()))
         loc = str(cur.next()) if cur.kind() == "LOC" else None
@@ -52,48 +88,146 @@ def parse_function(op, items) -> OpDetail:
             break
     cur.expect("RPAR", "')'")
     results: List[Type] = []
+    res_attrs = []
     if cur.accept("ARROW"):
         if cur.kind() == "LPAR":
             cur.next()
             while cur.kind() == "TYPE":
                 results.append(cur.type())
-                if cur.kind() == "ATTR_DICT":
-                    cur.next()  # result attributes: kept in the text, not needed by passes
+                res_attrs.append(cur.next() if cur.kind() == "ATTR_DICT" else DictAttr(()))
                 if not cur.accept("COMMA"):
                     break
             cur.expect("RPAR", "')'")
         else:
             results.append(cur.type())
+            res_attrs.append(DictAttr(()))
     if cur.accept_keyword("attributes"):
         attributes.update(cur.expect("ATTR_DICT", "an attribute dictionary").entries)
     region_args = {}
     if op.regions:
         cur.expect("REGION_SLOT", "the function body")
+        if any(name is None for name, _, _ in args):
+            raise FormatError("a function with a body names its arguments (%name: type)")
         region_args[0] = args
     attributes["function_type"] = TypeAttr(FunctionType(tuple(t for _, t, _ in args), tuple(results)))
     if any(d.entries for d in arg_attrs):
         attributes["arg_attrs"] = ArrayAttr(tuple(arg_attrs))
+    if any(d.entries for d in res_attrs):
+        attributes["res_attrs"] = ArrayAttr(tuple(res_attrs))
     return finish(op, cur, location, OpDetail(attributes=attributes, region_args=region_args))
 
 
-def _load_result(detail, parsed) -> None:
-    (ptr_type,) = parsed.types["ptr"]
-    loaded = pointee_of(ptr_type)
-    detail.result_types = [loaded] if loaded is not None else []
-    hints = [ptr_type]
-    if len(detail.operand_names) > 1:
-        hints.append(_like(ptr_type, "i1"))
-    if len(detail.operand_names) > 2:
-        hints.append(loaded)
-    detail.operand_type_hints = hints
+def print_function(op, name_of) -> list:
+    """`` public @name(%arg0: T {attrs} loc(..)) -> R attributes {..} {body}`` (MLIR's
+    ``printFunctionOp``: the body's entry arguments are printed in the signature)."""
+    attributes = all_attributes(op)
+    fn = attributes["function_type"].type
+    arg_attrs = _dicts(attributes.get("arg_attrs"), len(fn.inputs))
+    res_attrs = _dicts(attributes.get("res_attrs"), len(fn.results))
+    body = op.regions[0] if op.regions and op.regions[0].blocks else None
+    text = " "
+    if "sym_visibility" in attributes:
+        text += attributes["sym_visibility"].value + " "
+    text += symbol_name(attributes["sym_name"].value) + "("
+    params = []
+    for i, t in enumerate(fn.inputs):
+        param = str(t)
+        if body is not None:
+            arg = body.entry.arguments[i]
+            param = f"{name_of(arg)}: {t}"
+        if arg_attrs[i]:
+            param += " " + str(arg_attrs[i])
+        if body is not None and body.entry.arguments[i].location:
+            param += " " + body.entry.arguments[i].location
+        params.append(param)
+    text += ", ".join(params) + ")"
+    if fn.results:
+        outs = [str(t) + (" " + str(a) if a else "") for t, a in zip(fn.results, res_attrs)]
+        single = len(outs) == 1 and not res_attrs[0] and not isinstance(fn.results[0], FunctionType)
+        text += " -> " + (outs[0] if single else "(" + ", ".join(outs) + ")")
+    text += print_attr_dict(attributes, skip=FUNCTION_ATTRIBUTES, keyword=True)
+    if body is None:
+        return [text]
+    from ...emit.printer import RegionPiece
+
+    return [text + " ", RegionPiece(body, entry_args=False)]
 
 
-def _like(t: Type, element: str) -> Optional[Type]:
-    from ...parser.types import parse_type
+def _dicts(array, n: int) -> List[Optional[DictAttr]]:
+    """The ``n`` dictionaries of an ``arg_attrs``/``res_attrs`` array (None for an empty one)."""
+    elements = list(getattr(array, "elements", ())) + [None] * n
+    return [e if isinstance(e, DictAttr) and e.entries else None for e in elements[:n]]
 
-    if isinstance(t, RankedTensorType):
-        return RankedTensorType(t.shape, parse_type(element), t.encoding)
-    return parse_type(element)
+
+def symbol_name(name: str) -> str:
+    """``@name``, quoted when ``name`` is not a bare identifier (MLIR's ``isBareIdentifier``)."""
+    return "@" + name if _BARE_IDENTIFIER.fullmatch(name) else "@" + quote_string(name)
+
+
+# ---- tt.dot_scaled ------------------------------------------------------------------------------
+# Triton 3.4+ (the 3.2 syntax, with a mandatory lhs scale, is older and not read):
+# $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type
+# attr-dict `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
+# (hooks: our format engine anchors optional groups on values, not on types)
+
+
+def parse_dot_scaled(op, items) -> OpDetail:
+    cur = Cursor(items)
+    location = cur.trailing_location()
+    names = {}
+    for operand in ("a", "b"):
+        names[operand] = str(cur.expect("VALUE_USE", f"the '{operand}' operand"))
+        if cur.accept_keyword("scale"):
+            names[operand + "_scale"] = str(cur.expect("VALUE_USE", f"the '{operand}_scale' operand"))
+        cur.expect("COMMA", "','")
+    names["c"] = str(cur.expect("VALUE_USE", "the 'c' operand"))
+    attributes = {}
+    for side, name in (("lhs", "a_elem_type"), ("rhs", "b_elem_type")):
+        cur.expect_keyword(side)
+        cur.expect("EQUAL", "'='")
+        attributes[name] = SCALE_DOT_ELEM_TYPE.parse(cur)
+    if cur.kind() == "ATTR_DICT":
+        attributes.update(cur.next().entries)
+    cur.expect("COLON", "':'")
+    types = {}
+    for operand, separator in (("a", "STAR"), ("b", "ARROW")):
+        types[operand] = cur.type()
+        if operand + "_scale" in names:
+            cur.expect("COMMA", "','")
+            types[operand + "_scale"] = cur.type()
+        cur.expect(separator, "'*'" if separator == "STAR" else "'->'")
+    d = cur.type()
+    order = [n for n in ("a", "b", "c", "a_scale", "b_scale") if n in names]
+    hints = {**types, "c": d}
+    detail = OpDetail(operand_names=[names[n] for n in order], operand_type_hints=[hints[n] for n in order],
+                      attributes=attributes, result_types=[d],
+                      operand_groups=[(n, int(n in names)) for n in ("a", "b", "c", "a_scale", "b_scale")])
+    return finish(op, cur, location, detail)
+
+
+def print_dot_scaled(op, name_of) -> str:
+    from ..dialect import lookup
+
+    attributes = all_attributes(op)
+    present = [name for name, count in operand_groups(op, lookup(op.name)) if count]
+    values, types = dict(zip(present, op.operands)), dict(zip(present, op.operand_types))
+    text = ""
+    for operand in ("a", "b"):
+        text += " " + name_of(values[operand])
+        if operand + "_scale" in values:
+            text += " scale " + name_of(values[operand + "_scale"])
+        text += ","
+    text += f" {name_of(values['c'])} lhs = {SCALE_DOT_ELEM_TYPE.print(attributes['a_elem_type'])}"
+    text += f" rhs = {SCALE_DOT_ELEM_TYPE.print(attributes['b_elem_type'])}"
+    text += print_attr_dict(attributes, skip=("a_elem_type", "b_elem_type", "operandSegmentSizes"))
+    sides = []
+    for operand in ("a", "b"):
+        scale = f", {types[operand + '_scale']}" if operand + "_scale" in types else ""
+        sides.append(f"{types[operand]}{scale}")
+    return text + " : " + " * ".join(sides) + f" -> {op.result_types[0]}"
+
+
+# ---- type rules ---------------------------------------------------------------------------------
 
 
 def _addptr(detail, parsed) -> None:
@@ -106,37 +240,143 @@ def _same_as_result(detail, parsed) -> None:
     detail.operand_type_hints = [t] * len(detail.operand_names)
 
 
+def _same_as_first_operand(name: str):
+    def infer(detail, parsed) -> None:
+        (t,) = parsed.types[name]
+        detail.operand_type_hints = [t] * len(detail.operand_names)
+        detail.result_types = [t]
+
+    return infer
+
+
+def _both_operands_like_lhs(detail, parsed) -> None:
+    (t,) = parsed.types["lhs"]
+    detail.operand_type_hints = [t, t]
+
+
+def _split(detail, parsed) -> None:
+    (t,) = parsed.types["outLHS"]
+    detail.result_types = [t, t]
+
+
+def _element_of_src(detail, parsed) -> None:
+    (t,) = parsed.types["src"]
+    detail.result_types = [t.element if isinstance(t, RankedTensorType) else t]
+
+
+def _histogram(detail, parsed) -> None:
+    (t,) = parsed.types["src"]
+    if len(detail.operand_names) > 1:
+        detail.operand_type_hints = [t, like(t, I1)]
+
+
+def like(t: Type, element: Type) -> Type:
+    """``element``, or a tensor of ``element`` of the shape (and encoding) of ``t``."""
+    if isinstance(t, RankedTensorType):
+        return RankedTensorType(t.shape, element, t.encoding)
+    return element
+
+
 def _dot(detail, parsed) -> None:
     (d,) = parsed.types["d"]
     detail.operand_type_hints[2] = d
 
 
+def _unary(name: str, **kwargs) -> OpDef:
+    """``$src attr-dict : type($src) -> type($result)``."""
+    return OpDef(f"tt.{name}", operands=(_SRC,), results=(_RESULT,),
+                 format="$src attr-dict `:` type($src) `->` type($result)", effects=NO_EFFECTS, **kwargs)
+
+
 register(
-    OpDef("tt.func", regions=("body",), parse_hook=parse_function, isolated=True, effects=NO_EFFECTS),
+    # functions
+    OpDef("tt.func", regions=("body",), parse_hook=parse_function, print_hook=print_function, isolated=True,
+          inherent=FUNCTION_ATTRIBUTES, effects=NO_EFFECTS),
     OpDef("tt.return", operands=(ValueSpec("srcs", variadic=True),), format="attr-dict ($srcs^ `:` type($srcs))?",
           effects=NO_EFFECTS),
     OpDef("tt.call", operands=(ValueSpec("operands", variadic=True),), results=(ValueSpec("results", variadic=True),),
-          attribute_kinds={"callee": SymbolRef()},
+          attribute_kinds={"callee": SymbolRef()}, inherent=("arg_attrs", "res_attrs"),
           format="$callee `(` $operands `)` attr-dict `:` functional-type($operands, $results)", effects=READ_WRITE),
+    # casts
+    *(_unary(n) for n in ("int_to_ptr", "ptr_to_int", "bitcast")),
+    OpDef("tt.fp_to_fp", operands=(_SRC,), results=(_RESULT,), attribute_kinds={"rounding": ROUNDING_MODE},
+          format="$src attr-dict (`,` `rounding` `=` $rounding^)? `:` type($src) `->` type($result)",
+          effects=NO_EFFECTS),
+    # arithmetic
+    OpDef("tt.clampf", operands=(ValueSpec("x"), ValueSpec("min"), ValueSpec("max")), results=(_RESULT,),
+          attribute_kinds={"propagateNan": PROPAGATE_NAN},
+          format="$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)",
+          infer=_same_as_result, effects=NO_EFFECTS),
+    OpDef("tt.precise_sqrt", operands=(ValueSpec("x"),), results=(_RESULT,), format="$x attr-dict `:` type($x)",
+          infer=_same_as_first_operand("x"), effects=NO_EFFECTS),
+    *(
+        OpDef(f"tt.{n}", operands=(ValueSpec("x"), ValueSpec("y")), results=(_RESULT,),
+              format="$x `,` $y attr-dict `:` type($x)", infer=_same_as_first_operand("x"), effects=NO_EFFECTS)
+        for n in ("precise_divf", "mulhiui")
+    ),
     OpDef("tt.addptr", operands=(ValueSpec("ptr"), ValueSpec("offset")), results=(_RESULT,),
           format="$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)", infer=_addptr, effects=NO_EFFECTS),
+    # shapes
+    *(_unary(n) for n in ("splat", "broadcast")),
+    OpDef("tt.unsplat", operands=(_SRC,), results=(_RESULT,), format="$src attr-dict `:` type($src)",
+          infer=_element_of_src, effects=NO_EFFECTS),
+    OpDef("tt.histogram", operands=(_SRC, ValueSpec("mask", optional=True)), results=(_RESULT,),
+          format="$src (`,` $mask^)? attr-dict `:` type($src) `->` type($result)", infer=_histogram,
+          effects=NO_EFFECTS),
+    _unary("expand_dims", inherent=("axis",)),
+    _unary("trans", inherent=("order",)),
+    OpDef("tt.reshape", operands=(_SRC,), results=(_RESULT,),
+          attribute_kinds={"allow_reorder": UnitKeyword("allow_reorder"),
+                           "efficient_layout": UnitKeyword("efficient_layout")},
+          format="$src ($allow_reorder^)? ($efficient_layout^)? attr-dict `:` type($src) `->` type($result)",
+          effects=NO_EFFECTS),
     *(
-        OpDef(f"tt.{n}", operands=(_SRC,), results=(_RESULT,), format="$src attr-dict `:` type($src) `->` type($result)",
+        OpDef(f"tt.{n}", operands=(ValueSpec("lhs"), ValueSpec("rhs")), results=(_RESULT,),
+              format="$lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)", infer=_both_operands_like_lhs,
               effects=NO_EFFECTS)
-        for n in ("splat", "broadcast", "expand_dims", "trans", "bitcast", "int_to_ptr", "ptr_to_int")
+        for n in ("cat", "join")
     ),
-    OpDef("tt.make_range", results=(_RESULT,), format="attr-dict `:` type($result)", effects=NO_EFFECTS),
+    OpDef("tt.split", operands=(_SRC,), results=(ValueSpec("outLHS"), ValueSpec("outRHS")),
+          format="$src attr-dict `:` type($src) `->` type($outLHS)", infer=_split, effects=NO_EFFECTS),
+    OpDef("tt.gather", operands=(_SRC, ValueSpec("indices")), results=(_RESULT,), inherent=("axis", "efficient_layout"),
+          format="$src `[` $indices `]` attr-dict `:` functional-type($_operands, $_results)", effects=NO_EFFECTS),
+    # SPMD
+    OpDef("tt.make_range", results=(_RESULT,), inherent=("start", "end"), format="attr-dict `:` type($result)",
+          effects=NO_EFFECTS),
     OpDef("tt.get_program_id", results=(_RESULT,), attribute_kinds={"axis": PROGRAM_ID_DIM},
           format="$axis attr-dict `:` type($result)", effects=NO_EFFECTS),
     OpDef("tt.get_num_programs", results=(_RESULT,), attribute_kinds={"axis": PROGRAM_ID_DIM},
           format="$axis attr-dict `:` type($result)", effects=NO_EFFECTS),
-    OpDef("tt.load", operands=(ValueSpec("ptr"), ValueSpec("mask", optional=True), ValueSpec("other", optional=True)),
-          results=(_RESULT,), format="$ptr (`,` $mask^)? (`,` $other^)? attr-dict `:` type($ptr)", infer=_load_result,
-          effects=READ_ONLY),
-    OpDef("tt.store", operands=(ValueSpec("ptr"), ValueSpec("value"), ValueSpec("mask", optional=True)),
-          format="$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)", effects=READ_WRITE),
+    # dot products, reductions
     OpDef("tt.dot", operands=(ValueSpec("a"), ValueSpec("b"), ValueSpec("c")), results=(ValueSpec("d"),),
-          attribute_kinds={"inputPrecision": INPUT_PRECISION},
+          attribute_kinds={"inputPrecision": INPUT_PRECISION}, inherent=("maxNumImpreciseAcc",),
           format="$a `,` $b `,` $c (`,` `inputPrecision` `=` $inputPrecision^)? attr-dict `:` type($a) `*` type($b) `->` type($d)",
           infer=_dot, effects=NO_EFFECTS),
+    OpDef("tt.dot_scaled",
+          operands=(ValueSpec("a"), ValueSpec("b"), ValueSpec("c"), ValueSpec("a_scale", optional=True),
+                    ValueSpec("b_scale", optional=True)),
+          results=(ValueSpec("d"),), attribute_kinds={"a_elem_type": SCALE_DOT_ELEM_TYPE, "b_elem_type": SCALE_DOT_ELEM_TYPE},
+          inherent=("fastMath", "lhs_k_pack", "rhs_k_pack"), parse_hook=parse_dot_scaled, print_hook=print_dot_scaled,
+          segmented=True, effects=NO_EFFECTS),
+    OpDef("tt.reduce", operands=(ValueSpec("srcs", variadic=True),), results=(ValueSpec("result", variadic=True),),
+          regions=("combineOp",), inherent=("axis",), effects=NO_EFFECTS),
+    OpDef("tt.scan", operands=(ValueSpec("srcs", variadic=True),), results=(ValueSpec("result", variadic=True),),
+          regions=("combineOp",), inherent=("axis", "reverse"), effects=NO_EFFECTS),
+    *(
+        OpDef(f"tt.{n}.return", operands=(ValueSpec("result", variadic=True),),
+              format="$result attr-dict `:` type($result)", effects=NO_EFFECTS)
+        for n in ("reduce", "scan")
+    ),
+    # debugging, inline code
+    OpDef("tt.print", operands=(ValueSpec("args", variadic=True),), attribute_kinds={"prefix": StringValue()},
+          inherent=("hex", "isSigned"), format="$prefix attr-dict (`:` $args^ `:` type($args))?", effects=READ_WRITE),
+    OpDef("tt.assert", operands=(ValueSpec("condition"),), attribute_kinds={"message": StringValue()},
+          format="$condition `,` $message attr-dict `:` type($condition)", effects=READ_WRITE),
+    OpDef("tt.elementwise_inline_asm", operands=(ValueSpec("args", variadic=True),),
+          results=(ValueSpec("result", variadic=True),), attribute_kinds={"asm_string": StringValue()},
+          inherent=("constraints", "pure", "packed_element"),
+          format="$asm_string attr-dict ($args^ `:` type($args))? `->` type($result)", effects=READ_WRITE),
+    OpDef("tt.extern_elementwise", operands=(ValueSpec("srcs", variadic=True),), results=(_RESULT,),
+          inherent=("libname", "libpath", "symbol", "pure"),
+          format="$srcs attr-dict `:` functional-type($srcs, $result)", effects=READ_WRITE),
 )

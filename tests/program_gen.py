@@ -1,0 +1,282 @@
+"""Random distributed kernels built through the IR builder, each with its own expectations.
+
+:func:`generate` draws a module (one kernel, sometimes a helper function and a ``tt.dot``
+somewhere) mixing the seven distributed ops with supported and unsupported element types,
+tensor ranks 1 to 7, scalar and tensor pointers, values from function arguments,
+``tt.addptr``, loop-carried values, with and without ``distributed.core_type``.  Alongside it
+records, for every distributed op, what SPEC.md section 2 says it must become (or that it must
+be refused): the oracle is written here from the spec, independently of the lowering code.
+
+Choices come from a :class:`Choices` object, so the same generator serves hypothesis
+(``data.draw``) and a seeded ``random.Random`` (the fixed sample checked downstream).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import List, Optional
+
+import attrs
+
+from transpiler.ir.builder import Builder
+from transpiler.ir.types import F16, F32, I32, I64, FloatType, IntegerType, PointerType, RankedTensorType
+
+SUPPORTED = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "f16": "half", "bf16": "bfloat16",
+             "f32": "float"}
+UNSUPPORTED = ["f64", "f8E5M2", "i1"]
+INT_WIDTHS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64}
+EXTERN = {  # symbol -> (operand kinds, result, pure)
+    "aclshmem_barrier_all": ((), None, False),
+    "aclshmem_quiet": ((), None, False),
+    "aclshmem_fence": ((), None, False),
+    "aclshmem_my_pe": ((), "i32", True),
+    "aclshmem_n_pes": ((), "i32", True),
+    "aclshmem_ptr": (("ptr", "i32"), "ptr", False),
+}
+CORE_ANNOTATIONS = ["cube", "vector", "cube_and_vector", "cube_or_vector", None, "bogus"]
+
+
+def elem_type(name: str):
+    if name in INT_WIDTHS:
+        return IntegerType(INT_WIDTHS[name])
+    return FloatType(name)
+
+
+class Choices:
+    """Where random choices come from."""
+
+    def integer(self, lo: int, hi: int) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def choice(self, items):
+        return items[self.integer(0, len(items) - 1)]
+
+    def boolean(self) -> bool:
+        return self.integer(0, 1) == 1
+
+
+class RandomChoices(Choices):
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.rng.randint(lo, hi)
+
+
+class DrawChoices(Choices):
+    """hypothesis: ``DrawChoices(data)`` inside a test using ``st.data()``."""
+
+    def __init__(self, data):
+        from hypothesis import strategies as st
+
+        self.data, self.st = data, st
+
+    def integer(self, lo: int, hi: int) -> int:
+        return self.data.draw(self.st.integers(lo, hi))
+
+
+@attrs.define
+class Ptr:
+    value: object
+    elem: str
+    from_arg: bool  # an argument of the enclosing function's entry block
+
+
+@attrs.define
+class Expect:
+    """What one distributed op must become (``symbol`` None: it must be refused)."""
+
+    kind: str
+    function: str
+    symbol: Optional[str]
+    operand_count: int = 0  # custom op ins
+    gm: tuple = ()
+    no_side_effect: bool = False
+    core: str = "inferred"  # or CUBE / VECTOR / CUBE_AND_VECTOR
+    attrs: tuple = ()  # source attribute names that must be copied
+    tensor_result: Optional[str] = None  # a ranked tensor result type
+    new_constants: tuple = ()  # values of the arith.constant ops notify adds (in order)
+    trunci: bool = False
+
+
+@attrs.define
+class Program:
+    builder: Builder
+    expects: List[Expect]
+    has_dot: bool
+    fallback: bool
+
+
+class _Gen:
+    def __init__(self, ch: Choices):
+        self.ch = ch
+        self.b = Builder()
+        self.expects: List[Expect] = []
+        self.has_dot = False
+        self.fallback = ch.integer(0, 3) == 0
+        self.func = ""
+
+    # ---- value pools ----------------------------------------------------------------------------
+    def start_function(self, name: str, visibility: str) -> None:
+        self.func = name
+        elems = [self.ch.choice(list(SUPPORTED) + UNSUPPORTED) for _ in range(self.ch.integer(1, 3))]
+        elems.append("i32")  # a flag pointer is always there
+        arg_types = [PointerType(elem_type(e)) for e in elems] + [I32, I64, F16, F32]
+        _op, args = self.b.create_function(name, arg_types, visibility=visibility)
+        self.ptrs = [Ptr(a, e, True) for a, e in zip(args, elems)]
+        self.i32s = [args[len(elems)]]
+        self.i64 = args[len(elems) + 1]
+        self.f16, self.f32 = args[len(elems) + 2], args[len(elems) + 3]
+        self.tokens = []
+
+    def const_i32(self, value: int):
+        return self.b.create_constant(value, I32)
+
+    # ---- steps ----------------------------------------------------------------------------------
+    def steps(self, count: int, depth: int = 0) -> None:
+        for _ in range(count):
+            kind = self.ch.choice(["addptr", "loop", "dot", "dist", "dist", "dist", "dist"] if depth == 0 else
+                                  ["addptr", "dist", "dist"])
+            if kind == "addptr":
+                p = self.ch.choice(self.ptrs)
+                self.ptrs.append(Ptr(self.b.create_addptr(p.value, self.const_i32(self.ch.integer(1, 64))), p.elem, False))
+            elif kind == "loop":
+                self.loop(depth)
+            elif kind == "dot":
+                self.dot()
+            else:
+                self.distributed()
+
+    def loop(self, depth: int) -> None:
+        p = self.ch.choice(self.ptrs)
+        lb, ub, st = self.const_i32(0), self.const_i32(self.ch.integer(1, 8)), self.const_i32(1)
+        loop, _iv, (carried,) = self.b.create_for(lb, ub, st, [p.value])
+        saved_ptrs, saved_tokens = list(self.ptrs), list(self.tokens)
+        self.ptrs.append(Ptr(carried, p.elem, False))
+        self.steps(self.ch.integer(1, 3), depth + 1)
+        self.b.create_yield([carried], after=loop)
+        self.ptrs, self.tokens = saved_ptrs, saved_tokens
+
+    def dot(self) -> None:
+        a = self.b.create_splat(self.f16, RankedTensorType((16, 16), F16))
+        c = self.b.create_splat(self.f32, RankedTensorType((16, 16), F32))
+        self.b.create_dot(a, a, c)
+        self.has_dot = True
+
+    def token(self):
+        return self.ch.choice(self.tokens) if self.tokens else self.const_i32(0)
+
+    def distributed(self) -> None:
+        kind = self.ch.choice(["get_rank", "get_num_ranks", "symm_at", "wait", "consume_scalar", "consume_ptr",
+                               "consume_tensor", "notify", "extern_call"])
+        getattr(self, "d_" + kind)()
+
+    def record(self, **kw) -> None:
+        self.expects.append(Expect(function=self.func, **kw))
+
+    def d_get_rank(self) -> None:
+        self.i32s.append(self.b.create_get_rank(self.const_i32(self.ch.integer(-1, 1))))
+        self.record(kind="get_rank", symbol="aclshmem_my_pe", no_side_effect=True)
+
+    def d_get_num_ranks(self) -> None:
+        self.i32s.append(self.b.create_get_num_ranks(self.const_i32(0)))
+        self.record(kind="get_num_ranks", symbol="aclshmem_n_pes", no_side_effect=True)
+
+    def d_symm_at(self) -> None:
+        p = self.ch.choice(self.ptrs)
+        result = self.b.create_symm_at(p.value, self.ch.choice(self.i32s))
+        self.ptrs.append(Ptr(result, p.elem, False))
+        name = SUPPORTED.get(p.elem)
+        self.record(kind="symm_at", symbol=name and f"aclshmem_ptr_{name}", operand_count=2,
+                    gm=(0,) if p.from_arg else ())
+
+    def d_wait(self) -> None:
+        ints = [p for p in self.ptrs if p.elem in INT_WIDTHS]
+        p = self.ch.choice(ints)
+        value = self.b.create_constant(self.ch.integer(0, 1), elem_type(p.elem))
+        scope, semantic = self.ch.choice(["gpu", "cta", "sys"]), self.ch.choice(["relaxed", "acquire", "release", "acq_rel"])
+        self.tokens.append(self.b.create_distributed_wait(p.value, self.ch.choice(self.i32s), value, scope, semantic))
+        name = SUPPORTED.get(p.elem)
+        self.record(kind="wait", symbol=name and f"aclshmem_wait_{name}", operand_count=3,
+                    gm=(0,) if p.from_arg else (), attrs=("scope", "semantic"))
+
+    def d_consume_scalar(self) -> None:
+        value, elem = self.ch.choice([(self.ch.choice(self.i32s), "i32"), (self.i64, "i64"), (self.f16, "f16"),
+                                      (self.f32, "f32")])
+        self.b.create_consume_token(value, self.token())
+        self.record(kind="consume_token", symbol=f"aclshmem_consume_token_{SUPPORTED[elem]}", operand_count=2,
+                    no_side_effect=True)
+
+    def d_consume_ptr(self) -> None:
+        p = self.ch.choice(self.ptrs)
+        result = self.b.create_consume_token(p.value, self.token())
+        self.ptrs.append(Ptr(result, p.elem, False))
+        name = SUPPORTED.get(p.elem)
+        self.record(kind="consume_token", symbol=name and f"aclshmem_consume_token_{name}_ptr_1d", operand_count=2,
+                    no_side_effect=True, gm=(0,) if p.from_arg else ())
+
+    def d_consume_tensor(self) -> None:
+        p = self.ch.choice(self.ptrs)
+        rank = self.ch.integer(1, 7)
+        t = RankedTensorType((2,) * rank, PointerType(elem_type(p.elem)))
+        ptrs = self.b.create_splat(p.value, t)
+        self.b.create_consume_token(ptrs, self.token())
+        name = SUPPORTED.get(p.elem)
+        ok = name is not None and rank <= 5
+        self.record(kind="consume_token", symbol=ok and f"aclshmem_consume_token_{name}_ptr_{rank}d" or None,
+                    operand_count=2, no_side_effect=True, tensor_result=str(t))
+
+    def d_notify(self) -> None:
+        p = self.ch.choice(self.ptrs)
+        sig_op = self.ch.choice(["set", "add"])
+        constant = self.ch.choice([None, 1, -5, 2**31 - 1, 2**33])
+        signal = self.b.create_constant(constant, I64) if constant is not None else self.i64
+        self.b.create_notify(p.value, signal, self.ch.choice(self.i32s), sig_op, self.ch.choice(["gpu", "intra_node", "inter_node"]))
+        gm = (0,) if p.from_arg else ()
+        if p.elem == "i32" and (constant is None or -(2**31) <= constant < 2**31):
+            code = 0 if sig_op == "set" else 1
+            consts = (code,) if constant is None else (constant, code)
+            self.record(kind="notify", symbol="aclshmemx_signal_op", operand_count=4, gm=gm,
+                        attrs=("sigOp", "commScope"), new_constants=consts, trunci=constant is None)
+        elif p.elem == "i64" and sig_op == "set":
+            self.record(kind="notify", symbol="aclshmem_int64_p", operand_count=3, gm=gm, attrs=("sigOp", "commScope"))
+        else:
+            self.record(kind="notify", symbol=None)
+
+    def d_extern_call(self) -> None:
+        symbol = self.ch.choice(sorted(EXTERN))
+        kinds, result, pure = EXTERN[symbol]
+        annotation = self.ch.choice(CORE_ANNOTATIONS)
+        operands, gm, expected = [], (), symbol
+        p = None
+        if kinds:
+            p = self.ch.choice(self.ptrs)
+            operands = [p.value, self.ch.choice(self.i32s)]
+            gm = (0,) if p.from_arg else ()
+            expected = SUPPORTED.get(p.elem) and f"aclshmem_ptr_{SUPPORTED[p.elem]}"
+        result_types = [] if result is None else [I32] if result == "i32" else [p.value.type]
+        op = self.b.create_extern_call(symbol, operands, result_types, pure=pure, core_type=annotation)
+        if result == "i32":
+            self.i32s.append(op.results[0])
+        elif result == "ptr":
+            self.ptrs.append(Ptr(op.results[0], p.elem, False))
+        if annotation == "bogus" or (annotation is None and not self.fallback):
+            expected = None
+        core = {"cube": "CUBE", "vector": "VECTOR", "cube_and_vector": "CUBE_AND_VECTOR"}.get(annotation, "inferred")
+        if annotation is None:
+            core = "CUBE_AND_VECTOR" if symbol == "aclshmem_barrier_all" else "inferred"
+        self.record(kind="extern_call", symbol=expected, operand_count=len(operands), gm=gm, no_side_effect=pure,
+                    core=core, attrs=("libname", "libpath", "pure", "symbol"))
+
+
+def generate(ch: Choices) -> Program:
+    """A random module and the expectations of each of its distributed ops, in program order."""
+    g = _Gen(ch)
+    if ch.boolean():
+        g.start_function("helper", "private")
+        g.steps(ch.integer(1, 3))
+        g.b.create_return()
+    g.start_function("kernel", "public")
+    g.steps(ch.integer(1, 6))
+    g.b.create_return()
+    return Program(g.b, g.expects, g.has_dot, g.fallback)
