@@ -151,11 +151,11 @@ class _Gen:
         p = self.ch.choice(self.ptrs)
         lb, ub, st = self.const_i32(0), self.const_i32(self.ch.integer(1, 8)), self.const_i32(1)
         loop, _iv, (carried,) = self.b.create_for(lb, ub, st, [p.value])
-        saved_ptrs, saved_tokens = list(self.ptrs), list(self.tokens)
+        saved = list(self.ptrs), list(self.tokens), list(self.i32s)  # values of the body stay in it
         self.ptrs.append(Ptr(carried, p.elem, False))
         self.steps(self.ch.integer(1, 3), depth + 1)
         self.b.create_yield([carried], after=loop)
-        self.ptrs, self.tokens = saved_ptrs, saved_tokens
+        self.ptrs, self.tokens, self.i32s = saved
 
     def dot(self) -> None:
         a = self.b.create_splat(self.f16, RankedTensorType((16, 16), F16))

@@ -199,3 +199,28 @@ module {
     tt.return
   }
 }
+
+// -----
+
+module {
+  tt.func public @undeclared(%p: !tt.ptr<f32>) {
+    // expected-error@+1 {{use of undeclared SSA value '%nope'}}
+    %x = distributed.symm_at %p, %nope, : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @used_outside_its_loop(%p: !tt.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %i = %c0 to %n step %c1  : i32 {
+      %r = distributed.get_rank %c0 : i32
+    }
+    // expected-error@+1 {{use of undeclared SSA value '%r'}}
+    %x = distributed.symm_at %p, %r, : !tt.ptr<f32>
+    tt.return
+  }
+}

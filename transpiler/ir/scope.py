@@ -5,8 +5,9 @@ are visible in nested ones, sibling regions may reuse names, and blocks of one r
 other's values (dominance is the verifier's business, not the parser's).  So a use resolves to
 the first definition found walking out from the use's region to the enclosing function.
 
-A name that resolves to nothing (an argument of a region of an op nobody declared, or a typo)
-becomes an :class:`UnresolvedValue`; it is an error only if a pass needs to know more about it.
+A name that resolves to nothing is an error ("use of undeclared SSA value", as MLIR says),
+except inside a region of an op nobody declared: its region arguments are not known, so the
+name becomes an :class:`UnresolvedValue`, an error only if a pass needs to know more about it.
 """
 
 from __future__ import annotations
@@ -71,18 +72,41 @@ def invalidate(block: Optional[Block]) -> None:
 
 
 def resolve(op: Operation, name: str, type_hint: Optional[Type] = None) -> Value:
-    """The value that ``name`` denotes where ``op`` uses it."""
+    """The value that ``name`` denotes where ``op`` uses it.
+
+    Raises:
+        DiagnosticError: no definition is visible and every enclosing region's arguments are known.
+    """
     block = op.parent
+    known = True
     while block is not None and block.parent is not None:
         region = block.parent
         value = region_defs(region).get(name)
         if value is not None:
             return value
         parent = region.parent
-        if parent is None or is_isolated(parent):
+        if parent is None:
+            break
+        known = known and _region_arguments_known(parent)
+        if is_isolated(parent):
             break
         block = parent.parent
+    if known and op.source is not None:
+        from ..diagnostics import DiagnosticError, op_error
+
+        raise DiagnosticError([op_error(op, f"use of undeclared SSA value '{name}'")])
     return UnresolvedValue(name, type_hint)
+
+
+def _region_arguments_known(op: Operation) -> bool:
+    """Whether the arguments of ``op``'s regions are known: written in block labels (generic
+    form), or defined by a declared syntax."""
+    from .dialect import lookup
+
+    if op.generic or op.source is None:
+        return True
+    opdef = lookup(op.name)
+    return opdef is not None and (opdef.parse_hook is not None or bool(opdef.compiled_format))
 
 
 def block_arguments(block: Block) -> List[BlockArgument]:
