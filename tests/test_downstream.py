@@ -78,3 +78,17 @@ def test_generated_sample_passes_downstream(tmp_path):
     proc = verify(written, "--canonicalize")
     assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
     assert proc.stdout.count("PASS ") == 50
+
+
+def test_generic_print_feeds_bishengir_opt_directly():
+    """``ttd-lower k.ttir --mlir-print-op-generic | bishengir-opt --allow-unregistered-dialect``."""
+    import downstream_tools
+
+    tool = downstream_tools.require("bishengir-opt")
+    for example in sorted(ROOT.glob("examples/*/*.ttir")):
+        generic = subprocess.run([sys.executable, "-m", "transpiler", str(example), "--mlir-print-op-generic"],
+                                 capture_output=True, text=True)
+        assert generic.returncode == 0, generic.stderr
+        proc = downstream_tools.run(tool, ["--allow-unregistered-dialect"], generic.stdout)
+        assert proc.returncode == 0, f"{example}:\n{proc.stderr[-3000:]}"
+        assert proc.stdout.count("hivm.hir.custom") == generic.stdout.count("hivm.hir.custom") > 0
