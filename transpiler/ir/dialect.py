@@ -266,12 +266,8 @@ class OpDetail:
         out = []
         for i, v in enumerate(values):
             hint = hints[i] if i < len(hints) else None
-            out.append(hint if hint is not None else _value_type(v))
+            out.append(hint if hint is not None else known_type(v))
         return out
-
-
-def _value_type(v: Value) -> Optional[Type]:
-    return known_type(v)
 
 
 def known_type(v: Value) -> Optional[Type]:

@@ -70,7 +70,10 @@ class LowerDistributedOp(RewritePattern):
                 ins = list(op.operands) if keep else []
                 in_types = list(op.operand_types) if keep else []
             core = self._core_type(op, symbol)
-        except (naming.UnsupportedType, ct.CoreTypeError, ValueError) as e:
+            unknown = [v.name for v, t in zip(ins, in_types) if t is None]
+            if unknown:
+                raise naming.Unlowerable(f"the type of {', '.join(unknown)} is not known")
+        except (naming.Unlowerable, ct.CoreTypeError) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
         _build_custom(op, rewriter, symbol, ins, in_types, core)
 
@@ -120,7 +123,7 @@ def _notify_operands(op: Operation, rewriter: PatternRewriter):
     constant = _constant_value(value)
     if constant is not None:
         if not I32_MIN <= constant <= I32_MAX:
-            raise ValueError(
+            raise naming.Unlowerable(
                 f"constant signal {constant} does not fit in the i32 signal of aclshmemx_signal_op "
                 f"(range {I32_MIN}..{I32_MAX}); it would be truncated"
             )

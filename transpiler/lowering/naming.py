@@ -31,7 +31,11 @@ SUPPORTED_ELEMENTS = "i8, i16, i32, i64, f16, bf16, f32"
 MAX_POINTER_RANK = 5  # consume_token wrappers exist for ranks 1..5 (SPEC.md section 5)
 
 
-class UnsupportedType(ValueError):
+class Unlowerable(ValueError):
+    """A distributed op the lowering must refuse (the message says why, SPEC.md section 2)."""
+
+
+class UnsupportedType(Unlowerable):
     """A type the device library has no wrapper for.  ``type`` is the offending type."""
 
     def __init__(self, type_: Type, why: str):
@@ -104,7 +108,8 @@ def symbol_for(op_name: str, operand_types: Iterable[Type] = (), extern_symbol: 
 
     Raises:
         UnsupportedType: the op's types have no wrapper.
-        ValueError: ``op_name`` is not a distributed op with a fixed naming rule.
+        Unlowerable: an extern_call without a symbol.
+        ValueError: ``op_name`` is not a distributed op with a fixed naming rule (a bug).
     """
     types = list(operand_types)
     if op_name == "distributed.get_rank":
@@ -123,7 +128,7 @@ def symbol_for(op_name: str, operand_types: Iterable[Type] = (), extern_symbol: 
                 raise UnsupportedType(OpaqueType("()"), "aclshmem_ptr needs a pointer operand")
             return "aclshmem_ptr_" + pointee_name(types[0])
         if not extern_symbol:
-            raise ValueError("extern_call without a symbol")
+            raise Unlowerable("extern_call without a symbol")
         return extern_symbol
     raise ValueError(f"no naming rule for {op_name}")
 
@@ -138,10 +143,10 @@ def notify_symbol(signal_pointer: Type, sig_op: int) -> str:
 
     Raises:
         UnsupportedType: the pointee is not i32/i64/ui64, or add on a 64-bit signal.
-        ValueError: ``sig_op`` is neither set (1) nor add (2).
+        Unlowerable: ``sig_op`` is neither set (1) nor add (2).
     """
     if sig_op not in (SIGNAL_OP_SET, SIGNAL_OP_ADD):
-        raise ValueError(f"unknown sigOp value {sig_op} (expected 1 = set or 2 = add)")
+        raise Unlowerable(f"unknown sigOp value {sig_op} (expected 1 = set or 2 = add)")
     if not isinstance(signal_pointer, PointerType):
         raise UnsupportedType(signal_pointer, f"signal address must be a scalar !tt.ptr, found {signal_pointer}")
     if not pointer_space_ok(signal_pointer):
