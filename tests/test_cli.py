@@ -7,7 +7,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from transpiler import cli
@@ -101,8 +100,9 @@ def test_internal_error_exit_3_without_traceback(monkeypatch):
     assert result.exit_code == cli.EXIT_INTERNAL
     assert "internal error" in result.output and "report" in result.output
     assert "Traceback" not in result.output and "simulated bug" not in result.output
-    with pytest.raises(RuntimeError):
-        CliRunner().invoke(cli.main, [str(PUSH), "--debug"], catch_exceptions=False)
+    debug = invoke(PUSH, "--debug")
+    assert debug.exit_code == cli.EXIT_INTERNAL
+    assert "Traceback" in debug.stderr and "RuntimeError: simulated bug" in debug.stderr
 
 
 def test_dump_dir_writes_each_stage(tmp_path):
@@ -233,3 +233,65 @@ def test_verify_diagnostics_success_exits_0(tmp_path):
     )
     result = invoke(source, "--verify-diagnostics")
     assert result.exit_code == 0, result.stderr
+
+
+def test_output_to_special_files_and_symlinks(tmp_path):
+    """-o writes through a symlink and into devices/FIFOs instead of renaming over them."""
+    target = tmp_path / "real.mlir"
+    link = tmp_path / "link.mlir"
+    link.symlink_to(target)
+    assert invoke(PUSH, "-o", link).exit_code == 0
+    assert link.is_symlink() and target.read_text() == PUSH_OUT.read_text()
+    assert invoke(PUSH, "-o", os.devnull).exit_code == 0
+    assert Path(os.devnull).is_char_device()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    assert invoke(PUSH, "-o", fifo).exit_code == 0
+    assert reader.communicate(timeout=10)[0] == PUSH_OUT.read_text()
+    assert fifo.is_fifo()
+
+
+def test_unwritable_outputs_are_usage_errors(tmp_path):
+    assert invoke(PUSH, "-o", tmp_path / "missing" / "x.mlir").exit_code == cli.EXIT_USAGE
+    (tmp_path / "file").write_text("")
+    assert invoke(PUSH, "--dump-dir", tmp_path / "file" / "sub").exit_code == cli.EXIT_USAGE
+    assert invoke(PUSH, "--symbol-list", tmp_path / "nope.txt").exit_code == cli.EXIT_USAGE
+
+
+def test_crlf_input_keeps_crlf(tmp_path):
+    crlf = tmp_path / "k.ttir"
+    crlf.write_bytes(PUSH.read_bytes().replace(b"\n", b"\r\n"))
+    out = tmp_path / "k.mlir"
+    assert invoke(crlf, "-o", out).exit_code == 0
+    data = out.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n")
+    assert data.replace(b"\r\n", b"\n") == PUSH_OUT.read_bytes()
+
+
+def test_trailing_comment_of_a_lowered_op_is_kept():
+    text = ("module {\n  tt.func @f(%c: i32) {\n    %r = distributed.get_rank %c : i32 // which PE am I\n"
+            "    tt.return\n  }\n}\n")
+    out = invoke("-", input=text).stdout
+    assert '"dist.aclshmem_my_pe" -> i32 // which PE am I\n' in out
+
+
+def test_unknown_distributed_op_is_an_error():
+    text = "module {\n  tt.func @f(%c: i32) {\n    %r = distributed.frobnicate %c : i32\n    tt.return\n  }\n}\n"
+    result = invoke("-", input=text)
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    assert "<stdin>:3:5: error: 'distributed.frobnicate' op is not an op of the distributed dialect" in result.stderr
+
+
+def test_override_of_the_last_stage_must_be_lowered(tmp_path):
+    (tmp_path / "allgather_push.ttadapter.mlir").write_text(PUSH.read_text())
+    result = invoke(PUSH, "--override-dir", tmp_path)
+    assert result.exit_code == cli.EXIT_INPUT_ERROR
+    assert "comes from the override file for stage 'ttadapter'" in result.stderr
+
+
+def test_split_chunks_dump_to_their_own_files(tmp_path):
+    chunks = ROOT / "tests" / "corpus" / "distributed" / "cases" / "split_markers_as_comments.ttir"
+    assert invoke(chunks, "--split-input-file", "--dump-dir", tmp_path).exit_code == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [f"split_markers_as_comments.split{n}.ttadapter.mlir" for n in (1, 2, 3)]

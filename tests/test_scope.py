@@ -60,4 +60,35 @@ def test_a_value_of_another_function_is_undeclared():
 """
     with pytest.raises(LoweringError) as info:
         lower(text, filename="k.ttir")
-    assert "k.ttir:7:5: error: 'distributed.symm_at' op use of undeclared SSA value '%r'" in str(info.value)
+    assert "k.ttir:7:34: error: 'distributed.symm_at' op use of undeclared SSA value '%r'" in str(info.value)
+
+
+def test_use_before_definition_in_a_block_is_an_error():
+    text = """module {
+  tt.func public @k(%p: !tt.ptr<f32>) {
+    %r = distributed.get_rank %c : i32
+    %c = arith.constant 0 : i32
+    tt.return
+  }
+}
+"""
+    with pytest.raises(LoweringError) as info:
+        lower(text, filename="k.ttir")
+    message = str(info.value)
+    assert "k.ttir:3:31: error: 'distributed.get_rank' op operand #0 does not dominate this use" in message
+    assert "k.ttir:4:5: note: operand defined here" in message
+
+
+def test_top_level_functions_without_a_module_resolve_their_values():
+    text = """tt.func @top(%p: !tt.ptr<f32>) {
+  %c = arith.constant 0 : i32
+  %x = distributed.symm_at %p, %c, : !tt.ptr<f32>
+  tt.return
+}
+"""
+    assert '"dist.aclshmem_ptr_float" ins(%p, %c : !tt.ptr<f32>, i32)' in lower(text, filename="k.ttir")
+
+
+def test_lower_wants_text():
+    with pytest.raises(TypeError, match="str"):
+        lower(b"module {}")

@@ -37,7 +37,11 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
 
     Raises:
         LoweringError: on malformed input or unsupported distributed ops.
+        TypeError: ``text`` is not a ``str`` (decode bytes as UTF-8 first).
     """
+    if not isinstance(text, str):
+        raise TypeError(f"lower() takes the module as text (str), not {type(text).__name__}; "
+                        f"decode bytes as UTF-8 first")
     return compile_checked(Request(text, filename, Options(core_type_fallback=core_type_fallback),
                                    split_line=split_line)).text
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import sys
 import tempfile
 from typing import Optional
@@ -25,6 +26,27 @@ STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importin
 
 EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*(?:\n|\Z)", re.M)
+
+
+def write_file(path: str, text: str) -> None:
+    """Write the output file ``path``.
+
+    A regular file (or a new one) is written through a temporary file renamed over it, so a
+    failure never leaves half a file; a symlink is written through (the link stays); a device
+    or FIFO (``/dev/null``, a pipe) is written to directly: renaming over it would replace it.
+
+    Raises:
+        click.UsageError: the file cannot be written.
+    """
+    real = os.path.realpath(path)
+    try:
+        if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
+            with open(real, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        else:
+            write_atomic(real, text)
+    except OSError as e:
+        raise click.UsageError(f"cannot write '{path}': {e.strerror or e}") from None
 
 
 def write_atomic(path: str, text: str) -> None:
@@ -80,7 +102,7 @@ def write_output(path: Optional[str], text: str) -> None:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        write_atomic(path, text)
+        write_file(path, text)
 
 
 def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
@@ -141,21 +163,27 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
     if list_symbols:
         _list_symbols(symbol_list)
         return
+    if input_path == "-" and sys.stdin.isatty():
+        raise click.UsageError("no input: give a TTIR file, or pipe one to stdin")
     filename = "<stdin>" if input_path == "-" else input_path
     try:
         text = read_input(input_path)
-        from .driver import PrintOptions, Request, compile_text, timing_report
+        from .driver import PrintOptions, Request, compile_text, stage_of, timing_report
         from .pipeline import Options
         from .split import Chunk, join_outputs, split_input
 
+        if not no_link_check:
+            _load_symbols(symbol_list)  # a bad --symbol-list is a usage error, found before any work
         options = Options(core_type_fallback=core_type_fallback == "symbol-table", link_check=not no_link_check,
                           symbol_list=symbol_list)
         printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
         chunks = split_input(text) if split_input_file else [Chunk(text, 1)]
+        stem = stage_of(filename)[0]
         outputs, diagnostics, timings = [], [], []
-        for chunk in chunks:
+        for number, chunk in enumerate(chunks, 1):
             request = Request(chunk.text, filename, options, printing, dump_dir=dump_dir, override_dir=override_dir,
                               stop_after=stop_after, split_line=chunk.start_line if split_input_file else None,
+                              dump_stem=f"{stem}.split{number}" if split_input_file else None,
                               notify=lambda message: click.echo(message, err=True))
             try:
                 result = compile_text(request)
@@ -185,12 +213,16 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         sys.exit(EXIT_INPUT_ERROR)
     except click.ClickException:
         raise  # usage errors: click prints them and exits 2
+    except OSError as e:  # dump or override folders that cannot be read or written
+        raise click.UsageError(f"{e.strerror or e}: '{e.filename}'" if e.filename else str(e)) from None
     except Exception:  # a bug: say so briefly, never a traceback unless asked
         if debug:
-            raise
+            import traceback
+
+            traceback.print_exc()
         click.echo(
             f"ttd-lower: internal error while processing '{filename}'. This is a bug; please report it "
-            f"with the input file and this command line (rerun with --debug for a traceback).",
+            f"with the input file and this command line" + ("." if debug else " (rerun with --debug for a traceback)."),
             err=True,
         )
         sys.exit(EXIT_INTERNAL)
@@ -219,13 +251,17 @@ def entry() -> None:
     os._exit(code)
 
 
-def _list_symbols(symbol_list: Optional[str]) -> None:
+def _load_symbols(symbol_list: Optional[str]):
     from .lowering.link_check import SymbolListError, load_library
 
     try:
-        click.echo(load_library(symbol_list).listing(), nl=False)
+        return load_library(symbol_list)
     except SymbolListError as e:
         raise click.UsageError(str(e)) from None
+
+
+def _list_symbols(symbol_list: Optional[str]) -> None:
+    click.echo(_load_symbols(symbol_list).listing(), nl=False)
 
 
 def _merge(timings):

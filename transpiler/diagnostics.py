@@ -97,14 +97,12 @@ class DiagnosticEngine:
         return sum(1 for d in self.diagnostics if d.severity == ERROR)
 
     def emit(self, diag: Diagnostic) -> Diagnostic:
+        """Record ``diag``; at the error limit, stop the stage (saying so)."""
         self.diagnostics.append(diag)
         if diag.severity == ERROR and self.error_count >= self.limit:
+            self.diagnostics.append(Diagnostic(NOTE, f"too many errors: stopped after {self.limit}"))
             raise DiagnosticError(self.diagnostics)
         return diag
-
-    def error_at_op(self, op: Operation, message: str, notes: Optional[List[Note]] = None) -> Diagnostic:
-        """Report ``'<op name>' op <message>`` at ``op`` (MLIR's wording for op errors)."""
-        return self.emit(op_error(op, message, notes))
 
     def check(self) -> None:
         """Raise :class:`DiagnosticError` if any error was reported."""
@@ -116,6 +114,23 @@ def op_error(op: Operation, message: str, notes: Optional[List[Note]] = None) ->
     """An error located at ``op``: ``'<name>' op <message>``, as MLIR words op diagnostics."""
     source, offset = op_location(op)
     return Diagnostic(ERROR, f"'{op.name}' op {message}", source, offset, list(notes or []))
+
+
+def with_function_note(diag: Diagnostic, op: Operation) -> Diagnostic:
+    """Add a note pointing at the function that holds ``op`` (in a module of many kernels,
+    which one it is), unless ``diag`` already has notes."""
+    from .ir.attributes import StringAttr
+    from .ir.core import enclosing_function
+
+    func = enclosing_function(op)
+    if func is not None and func.span is not None and not diag.notes:
+        try:
+            sym = func.attributes.get("sym_name")
+        except DiagnosticError:  # a malformed header: the function's own text is the pointer
+            sym = None
+        name = f"@{sym.value}" if isinstance(sym, StringAttr) else f"'{func.name}'"
+        diag.notes.append(Note(f"in {name}, defined here", func.source, func.span[0]))
+    return diag
 
 
 def op_location(op: Operation) -> Tuple[Optional[Source], Optional[int]]:

@@ -53,6 +53,7 @@ class Request:
     override_dir: Optional[str] = None
     stop_after: Optional[str] = None
     split_line: Optional[int] = None
+    dump_stem: Optional[str] = None  # name dumps and overrides by this stem (split chunks)
     notify: Callable[[str], None] = lambda message: None
 
 
@@ -111,6 +112,7 @@ def _compile(request: Request) -> Result:
     if request.stop_after is not None and request.stop_after not in STAGES:
         raise KeyError(request.stop_after)
     stem, produced_by = stage_of(request.filename)
+    stem = request.dump_stem or stem
     start = names.index(produced_by) + 1 if produced_by else 0
     t0 = time.perf_counter()
     module = parse_module(request.text, request.filename, request.split_line)
@@ -129,32 +131,40 @@ def _compile(request: Request) -> Result:
         return module
 
     final = [module]
+    replaced_by: List[str] = []
 
     def hook(name: str, module: Module) -> Module:
-        final[0] = after_stage(name, module)
-        return final[0]
+        replaced = after_stage(name, module)
+        if replaced is not module:
+            replaced_by.append(name)
+        final[0] = replaced
+        return replaced
 
     if start < len(names) and (request.stop_after is None or names.index(request.stop_after) >= start):
         timings += run(module, request.options, names[start], request.stop_after, on_stage=hook)
     module = final[0]
-    if produced_by == names[-1]:
-        _check_no_distributed_left(module, request.filename)
+    if request.stop_after in (None, names[-1]):
+        if names[-1] in replaced_by:
+            why = f"comes from the override file for stage '{names[-1]}'"
+        elif produced_by == names[-1]:
+            why = (f"is in '{os.path.basename(request.filename)}', which is named as the output of the last stage "
+                   f"(nothing runs on it); name the file .ttir to lower it")
+        else:
+            why = "is left after the last stage"
+        _check_no_distributed_left(module, why)
     t1 = time.perf_counter()
     text = print_module_text(module, request.printing)
     timings.append(StageTiming("print", time.perf_counter() - t1))
     return Result(text, timings, module)
 
 
-def _check_no_distributed_left(module: Module, filename: str) -> None:
+def _check_no_distributed_left(module: Module, why: str) -> None:
+    """A lowered module has no distributed op left (it would fail downstream)."""
     from .diagnostics import op_error
 
     left = [op for op in module.walk() if op.name.startswith("distributed.")]
     if left:
-        raise DiagnosticError([
-            op_error(op, f"is in '{os.path.basename(filename)}', which is named as the output of the last stage "
-                         f"(nothing runs on it); name the file .ttir to lower it")
-            for op in left[:5]
-        ])
+        raise DiagnosticError([op_error(op, why) for op in left[:5]])
 
 
 def timing_report(timings: List[StageTiming]) -> str:

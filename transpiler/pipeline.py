@@ -16,7 +16,7 @@ from typing import Callable, Dict, List, Optional
 
 import attrs
 
-from .diagnostics import ERROR, Diagnostic, DiagnosticEngine
+from .diagnostics import ERROR, Diagnostic, DiagnosticEngine, with_function_note
 from .ir.core import Module
 from .lowering.distributed_to_hivm import DISTRIBUTED_OPS, LoweringOptions, lower_distributed_to_hivm
 
@@ -50,7 +50,7 @@ def make_ttir(module: Module, options: Options) -> Module:
     for op in module.walk():
         if op.name in DISTRIBUTED_OPS:
             for d in verify_op(op):
-                engine.emit(d)
+                engine.emit(with_function_note(d, op))
     engine.check()
     return module
 

@@ -50,6 +50,11 @@ class _Splicer:
         line_start = self.text.rfind("\n", 0, offset) + 1
         return self.text[line_start:offset]
 
+    def newline_at(self, offset: int) -> str:
+        """The line ending of the line holding ``offset`` (CRLF files keep CRLF)."""
+        eol = self.text.find("\n", offset)
+        return "\r\n" if eol > 0 and self.text[eol - 1] == "\r" else "\n"
+
     # ---- ops -------------------------------------------------------------------------------------
     def ops(self, ops: List[Operation]) -> None:
         previous: Optional[Operation] = None
@@ -71,18 +76,19 @@ class _Splicer:
         origin = op.origin
         if origin is None:
             anchor = previous.span[0] if previous is not None and previous.span else self.cursor
-            self.out.append("\n" + self.indent_of(anchor) + text)
+            self.out.append(self.newline_at(anchor) + self.indent_of(anchor) + text)
             return
         indent = self.indent_of(origin[0])
+        newline = self.newline_at(origin[0])
         if self.cursor <= origin[0]:
             self.copy_to(origin[0])
             self.out.append(text)
             if origin in self.module.erased:
                 self.cursor = origin[1]
             else:
-                self.out.append("\n" + indent)
+                self.out.append(newline + indent)
         else:
-            self.out.append("\n" + indent + text)
+            self.out.append(newline + indent + text)
 
     def run(self) -> str:
         self.ops(self.module.ops)

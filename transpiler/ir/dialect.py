@@ -250,14 +250,18 @@ class OpDetail:
     successors: List[str] = attrs.Factory(list)
     region_args: Dict[int, List[RegionArg]] = attrs.Factory(dict)
     operand_groups: List[Tuple[str, int]] = attrs.Factory(list)
+    operand_offsets: List[Optional[int]] = attrs.Factory(list)  # where each operand is written
     known: bool = True
 
     def resolved_operands(self, op: Operation) -> List[Value]:
         if self.operands is None:
             from .scope import resolve
 
-            hints = self.operand_type_hints + [None] * (len(self.operand_names) - len(self.operand_type_hints))
-            self.operands = [resolve(op, n, t) for n, t in zip(self.operand_names, hints)]
+            n = len(self.operand_names)
+            hints = self.operand_type_hints + [None] * (n - len(self.operand_type_hints))
+            offsets = self.operand_offsets + [None] * (n - len(self.operand_offsets))
+            self.operands = [resolve(op, name, t, i, at) for i, (name, t, at) in
+                             enumerate(zip(self.operand_names, hints, offsets))]
         return self.operands
 
     def operand_types(self, op: Operation) -> List[Optional[Type]]:
@@ -314,7 +318,19 @@ def parse_detail(op: Operation) -> OpDetail:
                 offset = op.span[0] if op.span else None
             raise DiagnosticError([Diagnostic(ERROR, f"custom op '{op.name}' {e}", op.source, offset)]) from None
     _check_result_count(op, detail)
+    _record_operand_offsets(op, detail)
     return detail
+
+
+def _record_operand_offsets(op: Operation, detail: OpDetail) -> None:
+    """Keep where each operand is written (diagnostics about one operand point at it)."""
+    from ..parser.detail import body_text
+
+    if any(getattr(n, "start_pos", None) is not None for n in detail.operand_names):
+        text = body_text(op)
+        detail.operand_offsets = [text.source_offset(n.start_pos) if getattr(n, "start_pos", None) is not None
+                                  else None for n in detail.operand_names]
+    detail.operand_names = [str(n) for n in detail.operand_names]
 
 
 def _check_result_count(op: Operation, detail: OpDetail) -> None:
@@ -348,7 +364,7 @@ def _generic_detail(op: Operation, body, opdef: Optional[OpDef]) -> OpDetail:
 
 
 def _unknown_detail(op: Operation, items) -> OpDetail:
-    names = [str(i) for i in items if getattr(i, "type", None) == "VALUE_USE"]
+    names = [i for i in items if getattr(i, "type", None) == "VALUE_USE"]
     if items and getattr(items[-1], "type", None) == "LOC" and op.location is None:
         op.location = str(items[-1])
     return OpDetail(operand_names=names, known=False)

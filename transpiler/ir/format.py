@@ -388,16 +388,16 @@ def _parse_ref(opdef: "OpDef", name: str, cur: Cursor, out: Parsed) -> None:
         names: List[str] = []
         if spec.variadic:
             while _kind(cur.peek()) == "VALUE_USE":
-                names.append(str(cur.next()))
+                names.append(cur.next())  # the token: a str that knows where it stands
                 if _kind(cur.peek()) == "COMMA" and _kind(cur.peek(1)) == "VALUE_USE":
                     cur.next()
                 else:
                     break
         elif spec.optional:
             if _kind(cur.peek()) == "VALUE_USE":
-                names.append(str(cur.next()))
+                names.append(cur.next())  # the token: a str that knows where it stands
         else:
-            names.append(str(cur.expect("VALUE_USE", f"an SSA value for '{name}'")))
+            names.append(cur.expect("VALUE_USE", f"an SSA value for '{name}'"))
         out.operands[name] = names
     elif role == "region":
         cur.expect("REGION_SLOT", "a region")

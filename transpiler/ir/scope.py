@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from .core import Block, BlockArgument, Operation, Region, Value
+from ..diagnostics import DiagnosticError
+from .core import Block, BlockArgument, Operation, OpResult, Region, Value
 from .types import Type
 
 
@@ -71,19 +72,28 @@ def invalidate(block: Optional[Block]) -> None:
         block = op.parent if op is not None else None
 
 
-def resolve(op: Operation, name: str, type_hint: Optional[Type] = None) -> Value:
-    """The value that ``name`` denotes where ``op`` uses it.
+def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: int = 0,
+            offset: Optional[int] = None) -> Value:
+    """The value that ``name`` denotes where ``op`` uses it (as operand ``index``, written at
+    ``offset`` in the source when known).
 
     Raises:
-        DiagnosticError: no definition is visible and every enclosing region's arguments are known.
+        DiagnosticError: no definition is visible and every enclosing region's arguments are
+            known ("use of undeclared SSA value"), or the definition comes after the use in the
+            same block ("does not dominate this use").
     """
     block = op.parent
     known = True
-    while block is not None and block.parent is not None:
+    while block is not None:
         region = block.parent
+        if region is None:  # the top level (MLIR's implicit module)
+            value = next((r for o in block.ops for r in o.results if r.name == name), None)
+            if value is not None:
+                return _dominating(value, op, index, offset)
+            break
         value = region_defs(region).get(name)
         if value is not None:
-            return value
+            return _dominating(value, op, index, offset)
         parent = region.parent
         if parent is None:
             break
@@ -92,10 +102,40 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None) -> Value
             break
         block = parent.parent
     if known and op.source is not None:
-        from ..diagnostics import DiagnosticError, op_error
-
-        raise DiagnosticError([op_error(op, f"use of undeclared SSA value '{name}'")])
+        raise DiagnosticError([_at_operand(op, offset, f"use of undeclared SSA value '{name}'")])
     return UnresolvedValue(name, type_hint)
+
+
+def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]) -> Value:
+    """``value``, checked to be defined before ``user`` when both are in one block (MLIR's
+    dominance rule for ops of one block; across blocks the CFG decides, which is left to the
+    verifier downstream)."""
+    if not isinstance(value, OpResult) or value.op.parent is None or user.source is None:
+        return value
+    block = value.op.parent
+    node = user
+    while node is not None and node.parent is not block:
+        node = node.parent_op
+    if node is None or node is value.op:
+        return value
+    ops = block.ops
+    if ops.index(value.op) > ops.index(node):
+        from ..diagnostics import Note, op_location
+
+        diag = _at_operand(user, offset, f"operand #{index} does not dominate this use")
+        where = op_location(value.op)
+        diag.notes.append(Note("operand defined here (op in the same block)", *where))
+        raise DiagnosticError([diag])
+    return value
+
+
+def _at_operand(op: Operation, offset: Optional[int], message: str):
+    from ..diagnostics import op_error
+
+    diag = op_error(op, message)
+    if offset is not None and op.source is not None:
+        diag.offset = offset
+    return diag
 
 
 def _region_arguments_known(op: Operation) -> bool:

@@ -22,11 +22,15 @@ def verify_op(op: Operation) -> List[Diagnostic]:
     try:
         detail = op.detail()
         diags = []
-        for value, hint in zip(op.operands, detail.operand_type_hints):
+        offsets = detail.operand_offsets
+        for i, (value, hint) in enumerate(zip(op.operands, detail.operand_type_hints)):
             actual = known_type(value)
             if hint is not None and actual is not None and actual != hint:
-                diags.append(op_error(op, f"use of value '{value.name}' expects different type than prior uses: "
-                                          f"'{hint}' vs '{actual}'"))
+                diag = op_error(op, f"use of value '{value.name}' expects different type than prior uses: "
+                                    f"'{hint}' vs '{actual}'")
+                if i < len(offsets) and offsets[i] is not None:
+                    diag.offset = offsets[i]  # point at the operand, as MLIR does
+                diags.append(diag)
         diags += [op_error(op, message) for message in opdef.verify(op)]
         return diags
     except DiagnosticError as e:

@@ -17,7 +17,7 @@ from typing import List, Optional
 
 import attrs
 
-from ..diagnostics import Diagnostic, DiagnosticEngine, DiagnosticError, Note, op_error
+from ..diagnostics import DiagnosticEngine, DiagnosticError, op_error, with_function_note
 from ..ir.attributes import UNIT, IntegerAttr, StringAttr, i32_attr
 from ..ir.core import Module, Operation, OpResult, Value, enclosing_function
 from ..ir.dialect import lookup
@@ -54,7 +54,7 @@ class LowerDistributedOp(RewritePattern):
         try:
             self._rewrite(op, rewriter)
         except DiagnosticError as e:
-            raise DiagnosticError([_with_function_note(d, op) for d in e.diagnostics]) from None
+            raise DiagnosticError([with_function_note(d, op) for d in e.diagnostics]) from None
         return True
 
     def _rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
@@ -85,16 +85,6 @@ class LowerDistributedOp(RewritePattern):
             raise ct.CoreTypeError(f"'{ct.ANNOTATION}' of extern_call '{symbol}' must be a string, found {annotation}")
         text = annotation.value if annotation is not None else None
         return ct.extern_call_core_type(text, symbol, self.has_dot, self.options.core_type_fallback)
-
-
-def _with_function_note(diag: Diagnostic, op: Operation) -> Diagnostic:
-    """Point also at the enclosing function: in a module of many kernels, which one it is."""
-    func = enclosing_function(op)
-    if func is not None and func.span is not None and not diag.notes:
-        sym = func.attributes.get("sym_name")
-        name = f"@{sym.value}" if isinstance(sym, StringAttr) else func.name
-        diag.notes.append(Note(f"in {name}, defined here", func.source, func.span[0]))
-    return diag
 
 
 def _describe(e: Exception, op: Operation) -> str:
@@ -192,6 +182,10 @@ def lower_distributed_to_hivm(module: Module, options: Optional[LoweringOptions]
     """
     options = options or LoweringOptions()
     engine = diagnostics or DiagnosticEngine()
+    for op in module.walk():
+        if op.name.startswith("distributed.") and op.name not in DISTRIBUTED_OPS:
+            engine.emit(op_error(op, "is not an op of the distributed dialect, so it cannot be lowered (known: "
+                                     + ", ".join(n.split(".", 1)[1] for n in DISTRIBUTED_OPS) + ")"))
     has_dot = ct.exist_dot(op.name for op in module.walk())
     patterns = [LowerDistributedOp(name, has_dot, options) for name in DISTRIBUTED_OPS]
     count = apply_patterns(module, patterns, engine)

@@ -150,7 +150,7 @@ class DetailBuilder(TypeBuilder, AttributeBuilder, Transformer):
         for item in c:
             kind = getattr(item, "type", None)
             if kind == "VALUE_USE":
-                operands.append(str(item))
+                operands.append(item)  # the token: a str that knows where it stands
             elif isinstance(item, _Successors):
                 successors = item.names
             elif isinstance(item, _Properties):

@@ -100,7 +100,9 @@ class StructureLexer(Lexer):
                 yield Tok("REGION_CLOSE", "}", s, s + 1)
                 (b0, b1), (o0, _o1) = m.regs[1], m.regs[2]
                 if b0 >= 0:
-                    yield Tok("BODY", text[b0:b1], b0, b1)
+                    b1 = _body_end(text, b0, b1)
+                    if b1 > b0:
+                        yield Tok("BODY", text[b0:b1], b0, b1)
                 if o0 >= 0:
                     opens.append(o0)
                     yield Tok("REGION_OPEN", "{", o0, o0 + 1)
@@ -127,13 +129,35 @@ class StructureLexer(Lexer):
                     yield Tok("DEF", text[s:n0], s, n0)
                 yield Tok("OP_NAME", text[n0:n1], n0, n1)
                 if b0 >= 0:
-                    yield Tok("BODY", text[b0:b1], b0, b1)
+                    b1 = _body_end(text, b0, b1)
+                    if b1 > b0:
+                        yield Tok("BODY", text[b0:b1], b0, b1)
                 if o0 >= 0:
                     opens.append(o0)
                     yield Tok("REGION_OPEN", "{", o0, o0 + 1)
             pos = eol + 1
         if opens:
             raise LexError(opens[-1], "region is not closed: expected '}' before the end of the input")
+
+
+def _body_end(text: str, start: int, end: int) -> int:
+    """Where a BODY really ends: before a trailing ``//`` comment (outside strings) and the
+    blanks (and ``\r`` of CRLF files) before it, so that an op's span is its text alone."""
+    if "//" in text[start:end]:
+        i = start
+        while i < end - 1:
+            ch = text[i]
+            if ch == '"':
+                i += 1
+                while i < end and text[i] != '"':
+                    i += 2 if text[i] == "\\" else 1
+            elif ch == "/" and text[i + 1] == "/":
+                end = i
+                break
+            i += 1
+    while end > start and text[end - 1] in " \t\r":
+        end -= 1
+    return end
 
 
 def _bad_column(text: str, start: int, eol: int) -> int:
