@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .diagnostics import DiagnosticError
-from .driver import Request, Result, compile_text
+from .driver import PrintOptions, Request, Result, compile_text
 from .pipeline import Options
 
 
@@ -20,7 +20,8 @@ class LoweringError(DiagnosticError):
     """Raised by :func:`lower` when the input cannot be lowered; see ``diagnostics``."""
 
 
-def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False,
+def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False, link_check: bool = True,
+          symbol_list: Optional[str] = None, generic: bool = False, strip_debuginfo: bool = False,
           split_line: Optional[int] = None) -> str:
     """Lower every ``distributed.*`` op of a TTIR module to ``hivm.hir.custom``.
 
@@ -29,6 +30,9 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
         filename: the name used in diagnostics.
         core_type_fallback: infer the core type of extern_calls without a
             ``distributed.core_type`` annotation from their symbol (older frontends).
+        link_check / symbol_list: check emitted symbols against the bundled device library
+            (or the list in ``symbol_list``), as ``--no-link-check`` / ``--symbol-list``.
+        generic / strip_debuginfo: print as ``--mlir-print-op-generic`` / ``--strip-debuginfo``.
         split_line: when ``text`` is one chunk of a ``--split-input-file`` input, the file line
             where it starts (diagnostics then name the chunk).
 
@@ -42,8 +46,9 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
     if not isinstance(text, str):
         raise TypeError(f"lower() takes the module as text (str), not {type(text).__name__}; "
                         f"decode bytes as UTF-8 first")
-    return compile_checked(Request(text, filename, Options(core_type_fallback=core_type_fallback),
-                                   split_line=split_line)).text
+    options = Options(core_type_fallback=core_type_fallback, link_check=link_check, symbol_list=symbol_list)
+    printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
+    return compile_checked(Request(text, filename, options, printing, split_line=split_line)).text
 
 
 def compile_checked(request: Request) -> Result:

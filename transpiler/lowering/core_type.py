@@ -68,7 +68,7 @@ def extern_call_core_type(annotation: Optional[str], symbol: str, has_dot: bool,
         raise CoreTypeError(
             f"extern_call '{symbol}' has no '{ANNOTATION}' attribute, so its core type is unknown; "
             f"annotate it (cube, vector, cube_and_vector or cube_or_vector) or, for IR from older "
-            f"frontends, pass {FALLBACK_OPTION}"
+            f"frontends, pass {FALLBACK_OPTION} (core_type_fallback=True in the Python API)"
         )
     if annotation == _INFERRED:
         return inferred(has_dot)
