@@ -46,9 +46,14 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
     if not isinstance(text, str):
         raise TypeError(f"lower() takes the module as text (str), not {type(text).__name__}; "
                         f"decode bytes as UTF-8 first")
+    for name, flag in (("core_type_fallback", core_type_fallback), ("link_check", link_check), ("generic", generic),
+                       ("strip_debuginfo", strip_debuginfo)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{name} must be True or False, not {flag!r}")
     options = Options(core_type_fallback=core_type_fallback, link_check=link_check, symbol_list=symbol_list)
     printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
-    return compile_checked(Request(text, filename, options, printing, split_line=split_line)).text
+    return compile_checked(Request(text, filename, options, printing, split_line=split_line,
+                                   stage_from_name=False)).text
 
 
 def compile_checked(request: Request) -> Result:

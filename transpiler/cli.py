@@ -78,6 +78,8 @@ def read_input(path: str) -> str:
     """
     try:
         if path == "-":
+            if sys.stdin is None:
+                raise click.UsageError("stdin is closed: give a TTIR file")
             data = sys.stdin.buffer.read()
         else:
             with open(path, "rb") as f:
@@ -99,8 +101,13 @@ def read_input(path: str) -> str:
 
 def write_output(path: Optional[str], text: str) -> None:
     if path is None or path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if sys.stdout is None:
+            raise click.UsageError("stdout is closed: use -o FILE")
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except OSError as e:
+            raise click.UsageError(f"cannot write to stdout: {e.strerror or e}") from None
     else:
         write_file(path, text)
 
@@ -238,16 +245,18 @@ def entry() -> None:
     import gc
 
     gc.disable()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 8000))  # deeply nested regions
     try:
         main()
         code = EXIT_OK
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_INPUT_ERROR)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, ValueError):
-        code = code or EXIT_INPUT_ERROR
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError):
+            code = code or EXIT_USAGE
     os._exit(code)
 
 

@@ -157,6 +157,7 @@ def _where(source: Optional[Source], offset: Optional[int]) -> str:
 
 def _headline(source, offset, severity: str, message: str, color: bool) -> str:
     where = _where(source, offset)
+    message = message.replace("\r", "\\r").replace("\n", "\\n")  # one diagnostic, one line
     if not color:
         return f"{where}: {severity}: {message}"
     style = {ERROR: "bold red", WARNING: "bold magenta", NOTE: "bold cyan"}.get(severity, "bold")

@@ -22,7 +22,7 @@ import attrs
 
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
-from .ir.core import Module
+from .ir.core import Module, Source
 from .parser import parse_module
 from .pipeline import STAGES, Options, StageTiming, run
 
@@ -54,6 +54,7 @@ class Request:
     stop_after: Optional[str] = None
     split_line: Optional[int] = None
     dump_stem: Optional[str] = None  # name dumps and overrides by this stem (split chunks)
+    stage_from_name: bool = True  # a `k.ttadapter.mlir` input starts after that stage
     notify: Callable[[str], None] = lambda message: None
 
 
@@ -84,7 +85,10 @@ def print_module_text(module: Module, printing: PrintOptions) -> str:
         try:
             return print_module(module, generic=True, locations=printing.debuginfo)
         except PrintError as e:
-            raise DiagnosticError([Diagnostic(ERROR, str(e), module.source)]) from None
+            from .diagnostics import op_location
+
+            source, offset = op_location(e.op) if e.op is not None else (module.source, None)
+            raise DiagnosticError([Diagnostic(ERROR, str(e), source, offset)]) from None
     from .emit.faithful import emit_module
 
     text = emit_module(module)
@@ -104,7 +108,11 @@ def compile_text(request: Request) -> Result:
         KeyError: ``stop_after`` names no stage.
     """
     with collector_paused():
-        return _compile(request)
+        try:
+            return _compile(request)
+        except RecursionError:
+            raise DiagnosticError([Diagnostic(ERROR, "regions are nested too deeply for ttd-lower",
+                                              Source(request.text, request.filename))]) from None
 
 
 def _compile(request: Request) -> Result:
@@ -113,6 +121,8 @@ def _compile(request: Request) -> Result:
         raise KeyError(request.stop_after)
     stem, produced_by = stage_of(request.filename)
     stem = request.dump_stem or stem
+    if not request.stage_from_name:
+        produced_by = None
     start = names.index(produced_by) + 1 if produced_by else 0
     t0 = time.perf_counter()
     module = parse_module(request.text, request.filename, request.split_line)
@@ -123,7 +133,12 @@ def _compile(request: Request) -> Result:
             path = Path(request.override_dir) / f"{stem}.{name}.mlir"
             if path.exists():
                 request.notify(f"ttd-lower: overriding stage '{name}' with file {path}")
-                module = parse_module(path.read_text(encoding="utf-8"), str(path))
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as e:
+                    raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}",
+                                                      Source("", str(path)))]) from None
+                module = parse_module(text, str(path))
         if request.dump_dir:
             Path(request.dump_dir).mkdir(parents=True, exist_ok=True)
             (Path(request.dump_dir) / f"{stem}.{name}.mlir").write_text(

@@ -19,6 +19,7 @@ import attrs
 from .diagnostics import ERROR, Diagnostic
 from .ir.core import Source
 
+_DIRECTIVE = re.compile(r"expected-(?:error|warning|note|remark)\b")
 _EXPECTATION = re.compile(
     r"//\s*expected-(?P<severity>error|warning|note|remark)(?:@(?P<where>[+-]\d+|above|below))?\s*\{\{(?P<text>.*?)\}\}"
 )
@@ -31,6 +32,14 @@ class Expectation:
     line: int  # 1-based, in the chunk
     offset: int  # of the comment, for reporting
     met: bool = False
+
+
+def malformed(source: Source) -> List[Diagnostic]:
+    """``expected-...`` directives that are not ``// expected-<severity>[@where] {{text}}``."""
+    good = {m.start("severity") - len("expected-") for m in _EXPECTATION.finditer(source.text)}
+    return [Diagnostic(ERROR, "malformed directive: expected '// expected-<severity>[@+N|@-N|@above|@below] {{text}}'",
+                       source, m.start())
+            for m in _DIRECTIVE.finditer(source.text) if m.start() not in good]
 
 
 def expectations(source: Source) -> List[Expectation]:
@@ -59,7 +68,7 @@ def _flatten(diagnostics: List[Diagnostic]):
 def check(source: Source, diagnostics: List[Diagnostic]) -> List[Diagnostic]:
     """Mismatches between ``diagnostics`` and the expectations of ``source`` (empty: all good)."""
     expected = expectations(source)
-    problems: List[Diagnostic] = []
+    problems: List[Diagnostic] = malformed(source)
     for severity, message, dsource, offset in _flatten(diagnostics):
         same_text = dsource is not None and dsource.text == source.text and dsource.split_line == source.split_line
         line = dsource.line_col(offset)[0] if same_text and offset is not None else None

@@ -56,20 +56,28 @@ class _Splicer:
         return "\r\n" if eol > 0 and self.text[eol - 1] == "\r" else "\n"
 
     # ---- ops -------------------------------------------------------------------------------------
-    def ops(self, ops: List[Operation]) -> None:
-        previous: Optional[Operation] = None
-        for op in ops:
+    def run(self) -> str:
+        """Walk the ops in program order (an explicit stack: any nesting depth), copying source
+        text up to the end of each source op and splicing new ops where they belong."""
+        # a frame: the ops still to visit in one op's regions, the op that owns them (None at
+        # the top level) and the op visited last in that frame
+        stack = [[iter(self.module.ops), None, None]]
+        while stack:
+            frame = stack[-1]
+            op = next(frame[0], None)
+            if op is None:
+                stack.pop()
+                if frame[1] is not None:
+                    self.copy_to(frame[1].span[1])
+                continue
             if op.source is self.module.source and op.span is not None and op.span[0] >= self.cursor:
-                self.original(op)
+                nested = (o for region in op.regions for block in region.blocks for o in block.ops)
+                stack.append([nested, op, None])
             else:
-                self.new(op, previous)
-            previous = op
-
-    def original(self, op: Operation) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                self.ops(block.ops)
-        self.copy_to(op.span[1])
+                self.new(op, frame[2])
+            frame[2] = op
+        self.copy_to(len(self.text))
+        return "".join(self.out)
 
     def new(self, op: Operation, previous: Optional[Operation]) -> None:
         text = print_op(op, with_location=self.with_locations)
@@ -89,11 +97,6 @@ class _Splicer:
                 self.out.append(newline + indent)
         else:
             self.out.append(newline + indent + text)
-
-    def run(self) -> str:
-        self.ops(self.module.ops)
-        self.copy_to(len(self.text))
-        return "".join(self.out)
 
 
 def _edited(module: Module) -> bool:

@@ -25,7 +25,11 @@ NameOf = Callable[[Value], str]
 
 
 class PrintError(ValueError):
-    """An op cannot be printed in the requested form (e.g. a type is unknown)."""
+    """An op cannot be printed in the requested form (e.g. a type is unknown); ``op`` is it."""
+
+    def __init__(self, message: str, op: Optional[Operation] = None):
+        super().__init__(message)
+        self.op = op
 
 
 class RegionPiece:
@@ -58,7 +62,7 @@ def _types(types: Iterable, what: str, op: Operation) -> List[str]:
     out = []
     for t in types:
         if t is None:
-            raise PrintError(f"cannot print '{op.name}': the type of one of its {what} is unknown")
+            raise PrintError(f"cannot print '{op.name}': the type of one of its {what} is unknown", op)
         out.append(str(t))
     return out
 
@@ -165,7 +169,7 @@ def generic_pieces(op: Operation, name_of: NameOf) -> list:
     """The generic form of ``op`` as text pieces and regions."""
     detail = op.detail()
     if not detail.known:
-        raise PrintError(f"cannot print '{op.name}' in generic form: its custom syntax is not known to ttd-lower")
+        raise PrintError(f"cannot print '{op.name}' in generic form: its custom syntax is not known to ttd-lower", op)
     opdef = lookup(op.name)
     name = (opdef.generic_name if opdef is not None and opdef.generic_name else None) or op.name
     props, attrs_ = generic_attributes(op)
@@ -255,7 +259,7 @@ def print_op(op: Operation, name_of: NameOf = value_name, with_location: bool = 
     """
     pieces = op_pieces(op, name_of, location=with_location)
     if any(not isinstance(p, str) for p in pieces):
-        raise PrintError(f"'{op.name}' has regions: print it with ModulePrinter")
+        raise PrintError(f"'{op.name}' has regions: print it with ModulePrinter", op)
     return results_prefix(op.results, name_of) + "".join(pieces)
 
 

@@ -49,7 +49,7 @@ def _strip_line(line: str) -> str:
         if line[i] == '"':
             i = _after_string(line, i)
             continue
-        if line.startswith("loc(", i) and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] in "_$.")):
+        if line.startswith("loc(", i) and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] in "_$.@^%#!-")):
             end = _loc_end(line, i)
             if end > 0:
                 cut = i

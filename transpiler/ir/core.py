@@ -254,12 +254,14 @@ class Operation:
             op = op.parent_op
 
     def walk(self) -> Iterator["Operation"]:
-        """This op and every op nested in it, in program (pre-)order."""
-        yield self
-        for region in self.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    yield from op.walk()
+        """This op and every op nested in it, in program (pre-)order (no recursion: any depth)."""
+        stack = [self]
+        while stack:
+            op = stack.pop()
+            yield op
+            for region in reversed(op.regions):
+                for block in reversed(region.blocks):
+                    stack.extend(reversed(block.ops))
 
     def adopt_results(self, other: "Operation") -> None:
         """Take over ``other``'s result values (so all their uses now refer to this op).

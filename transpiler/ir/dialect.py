@@ -340,7 +340,7 @@ def _check_result_count(op: Operation, detail: OpDetail) -> None:
         return
     n = len(op.results)
     if n != len(detail.result_types):
-        raise DiagnosticError([op_error(op, f"defines {n} results but was provided {len(detail.result_types)} to bind")])
+        raise DiagnosticError([op_error(op, f"defines {len(detail.result_types)} results but was provided {n} to bind")])
 
 
 def _generic_detail(op: Operation, body, opdef: Optional[OpDef]) -> OpDetail:
@@ -351,6 +351,10 @@ def _generic_detail(op: Operation, body, opdef: Optional[OpDef]) -> OpDetail:
         raise DiagnosticError([op_error(op, f"has {len(body.operands)} operands but {len(fn.inputs)} operand types")])
     if body.region_count != len(op.regions):
         raise DiagnosticError([op_error(op, "region list does not match the op's regions")])
+    twice = sorted(set(body.properties) & set(body.attributes))
+    if twice:
+        raise DiagnosticError([op_error(op, f"attribute '{twice[0]}' is given both as a property and in the "
+                                            f"attribute dictionary")])
     if body.location is not None and op.location is None:
         op.location = body.location
     return OpDetail(

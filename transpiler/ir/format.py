@@ -355,6 +355,9 @@ def _parse_elements(opdef, elements, cur: Cursor, out: Parsed, parse_type) -> No
                 cur.expect("RPAR", "')'")
             else:
                 outs = _parse_type_list(cur, parse_type, 1)
+            if element.inputs in out.operands and len(out.operands[element.inputs]) != len(ins):
+                raise FormatError(f"{len(out.operands[element.inputs])} operands but {len(ins)} operand types",
+                                  cur.peek(-1))
             out.types[element.inputs] = ins
             out.types[element.results] = outs
         elif isinstance(element, AttrDictDirective):
@@ -362,14 +365,21 @@ def _parse_elements(opdef, elements, cur: Cursor, out: Parsed, parse_type) -> No
                 item = cur.peek()
                 if _kind(item) == "BARE_ID" and str(item) == "attributes":
                     cur.next()
-                    out.attributes.update(cur.expect("ATTR_DICT", "an attribute dictionary").entries)
+                    _add_attributes(out, cur.expect("ATTR_DICT", "an attribute dictionary"))
             elif _kind(cur.peek()) == "ATTR_DICT":
-                out.attributes.update(cur.next().entries)
+                _add_attributes(out, cur.next())
         elif isinstance(element, OptionalGroup):
             if element.elements and _starts(opdef, element.elements[0], cur):
                 _parse_elements(opdef, element.elements, cur, out, parse_type)
         else:  # pragma: no cover
             raise AssertionError(element)
+
+
+def _add_attributes(out: Parsed, dictionary) -> None:
+    for name, value in dictionary.entries:
+        if name in out.attributes:
+            raise FormatError(f"attribute '{name}' is given twice", dictionary)
+        out.attributes[name] = value
 
 
 def _type_count(opdef: "OpDef", name: str, out: Parsed) -> Optional[int]:
@@ -406,6 +416,8 @@ def _parse_ref(opdef: "OpDef", name: str, cur: Cursor, out: Parsed) -> None:
         out.successors.append(str(cur.expect("CARET_ID", "a block name")))
     elif role == "attribute":
         kind = opdef.attribute_kinds[name]
+        if name in out.attributes:
+            raise FormatError(f"attribute '{name}' is given twice", cur.peek())
         out.attributes[name] = kind.parse(cur)
     else:
         raise FormatError(f"format of '{opdef.name}' names unknown '${name}'")

@@ -43,24 +43,61 @@ def is_isolated(op: Operation) -> bool:
     return op.name.endswith(".func") or op.name in ("module", "builtin.module")
 
 
+_TWICE = "__defined_twice__"  # key of the set of names a region defines more than once
+
+
 def region_defs(region: Region) -> Dict[str, Value]:
-    """Name -> value for every block argument and op result of ``region`` (cached)."""
+    """Name -> value for every block argument and op result of ``region`` (cached).  The names
+    defined more than once are under ``_TWICE`` (see :func:`check_redefinitions`)."""
     defs = region._defs
     if defs is None:
         defs = {}
+        twice = set()
+
+        def define(name, value):
+            if name in defs:
+                twice.add(name)
+            defs[name] = value
+
         for block in region.blocks:
             for arg in block.arguments:
                 if arg.name:
-                    defs[arg.name] = arg
+                    define(arg.name, arg)
             for op in block.ops:
                 results = op.results
                 for r in results:
                     if r.name:
-                        defs[r.name] = r
+                        define(r.name, r)
                 if len(results) > 1 and results[0].name and "#" in results[0].name:
                     defs.setdefault(results[0].name.split("#")[0], results[0])
+        defs[_TWICE] = twice
         region._defs = defs
     return defs
+
+
+def check_redefinitions(op: Operation) -> None:
+    """The names of ``op``'s results are defined once in their scope (MLIR: "redefinition of
+    SSA value"): not twice in one region, not again in an enclosing one up to the function.
+
+    Raises:
+        DiagnosticError: at ``op``, naming the value.
+    """
+    from ..diagnostics import op_error
+
+    names = [r.name.split("#")[0] for r in op.results if r.name]
+    block = op.parent
+    first = True
+    while names and block is not None and block.parent is not None:
+        region = block.parent
+        defs = region_defs(region)
+        for name in names:
+            if (first and name in defs[_TWICE]) or (not first and name in defs):
+                raise DiagnosticError([op_error(op, f"redefinition of SSA value '{name}'")])
+        parent = region.parent
+        if parent is None or is_isolated(parent):
+            break
+        first = False
+        block = parent.parent
 
 
 def invalidate(block: Optional[Block]) -> None:

@@ -1,8 +1,12 @@
-"""Op verification: an op's declared rules plus MLIR's operand-type consistency.
+"""Op verification: the op's shape against its declaration, MLIR's operand-type consistency,
+then the op's own rules.
 
 Only ops whose declarations carry a verifier are checked (the distributed ops, SPEC.md
 section 1); verifying every op of a large module would mean parsing all of it, which the tool
-does not need (everything else passes through and is verified downstream).
+does not need (everything else passes through and is verified downstream).  The shape check
+(operand and result counts, types the op fixes, regions, successors) is what makes the generic
+form as strict as the custom one: ``"distributed.symm_at"(%p)`` is refused like
+``distributed.symm_at %p`` is.
 """
 
 from __future__ import annotations
@@ -11,7 +15,8 @@ from typing import Iterable, List
 
 from ..diagnostics import Diagnostic, DiagnosticError, op_error
 from .core import Operation
-from .dialect import known_type, lookup
+from .dialect import OpDef, known_type, lookup
+from .scope import check_redefinitions
 
 
 def verify_op(op: Operation) -> List[Diagnostic]:
@@ -21,6 +26,10 @@ def verify_op(op: Operation) -> List[Diagnostic]:
         return []
     try:
         detail = op.detail()
+        check_redefinitions(op)
+        shape = [op_error(op, message) for message in _shape_problems(op, opdef)]
+        if shape:
+            return shape  # the op's own rules assume its shape
         diags = []
         offsets = detail.operand_offsets
         for i, (value, hint) in enumerate(zip(op.operands, detail.operand_type_hints)):
@@ -35,6 +44,37 @@ def verify_op(op: Operation) -> List[Diagnostic]:
         return diags
     except DiagnosticError as e:
         return e.diagnostics
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _shape_problems(op: Operation, opdef: OpDef) -> List[str]:
+    """Counts of operands, results, regions and successors, and the types the op fixes."""
+    detail = op.detail()
+    problems: List[str] = []
+    specs = list(opdef.operands)
+    fixed = sum(1 for s in specs if not s.variadic and not s.optional)
+    n = len(op.operands)
+    if all(not s.variadic and not s.optional for s in specs):
+        if n != len(specs):
+            problems.append(f"expects {_count(len(specs), 'operand')}, found {n}")
+    elif n < fixed:
+        problems.append(f"expects at least {_count(fixed, 'operand')}, found {n}")
+    results = list(opdef.results)
+    m = len(detail.result_types)
+    if all(not r.variadic for r in results) and m != len(results):
+        problems.append(f"expects {_count(len(results), 'result')}, found {m}")
+    if len(op.regions) != len(opdef.regions):
+        problems.append(f"expects {_count(len(opdef.regions), 'region')}, found {len(op.regions)}")
+    if len(detail.successors) != len(opdef.successors):
+        problems.append(f"expects {_count(len(opdef.successors), 'successor')}, found {len(detail.successors)}")
+    if not problems and all(not s.variadic and not s.optional for s in specs):
+        for spec, hint in zip(specs, op.operand_types):
+            if spec.type is not None and hint is not None and hint != spec.type:
+                problems.append(f"operand '{spec.name}' must be {spec.type}, found {hint}")
+    return problems
 
 
 def verify_ops(ops: Iterable[Operation]) -> List[Diagnostic]:

@@ -14,6 +14,10 @@ from ..ir.types import PointerType
 from .core_type import ANNOTATION
 
 PIPE_S = OpaqueAttr("#hivm.pipe<PIPE_S>")  # the pipe map is declared but empty: scalar pipe
+# What the lowering decides (items 2-9): a source op's own value of these is dropped, never
+# copied (a hand-written `no_side_effect` on a wait would let canonicalize delete the wait).
+COMPUTED = frozenset({"hivm.is_distributed", "hivm.pipe", "hivm.vf_mode", "hivm.tcore_type", "symbol",
+                      "gm_addr_args_indices", "no_side_effect", "SrcPtrIndex"})
 VF_SIMD = OpaqueAttr("#hivm.vf_mode<SIMD>")
 
 
@@ -52,14 +56,15 @@ def custom_attributes(
     """The complete attribute dictionary of a custom op (printing sorts it).
 
     Args:
-        source_attributes: the source op's attributes and properties (enums as ``N : i32``).
+        source_attributes: the source op's attributes and properties (enums as ``N : i32``);
+            ``distributed.core_type`` and the names the lowering computes are left out.
         symbol: the bare device-library symbol.
         core_type: CUBE, VECTOR or CUBE_AND_VECTOR.
         no_side_effect: add the ``no_side_effect`` unit attribute.
         gm_indices: ``gm_addr_args_indices`` values.
         src_ptr_index: add ``SrcPtrIndex = array<i32: 0>`` (tensor consume_token).
     """
-    out: Dict[str, Attribute] = {k: v for k, v in source_attributes.items() if k != ANNOTATION}
+    out: Dict[str, Attribute] = {k: v for k, v in source_attributes.items() if k != ANNOTATION and k not in COMPUTED}
     out["hivm.is_distributed"] = UNIT
     out["hivm.pipe"] = PIPE_S
     out["hivm.vf_mode"] = VF_SIMD

@@ -20,7 +20,7 @@ import attrs
 from ..diagnostics import DiagnosticEngine, DiagnosticError, op_error, with_function_note
 from ..ir.attributes import UNIT, IntegerAttr, StringAttr, i32_attr
 from ..ir.core import Module, Operation, OpResult, Value, enclosing_function
-from ..ir.dialect import lookup
+from ..ir.dialect import all_attributes, lookup
 from ..ir.dialects.distributed import OPS, enum_value
 from ..ir.types import I32, I64, RankedTensorType
 from ..ir.verifier import verify_op
@@ -73,6 +73,9 @@ class LowerDistributedOp(RewritePattern):
             unknown = [v.name for v, t in zip(ins, in_types) if t is None]
             if unknown:
                 raise naming.Unlowerable(f"the type of {', '.join(unknown)} is not known")
+            _check_wrapper_abi(op)
+            for t in op.result_types:
+                _check_result_type(t)
         except (naming.Unlowerable, ct.CoreTypeError) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
         _build_custom(op, rewriter, symbol, ins, in_types, core)
@@ -80,7 +83,7 @@ class LowerDistributedOp(RewritePattern):
     def _core_type(self, op: Operation, symbol: str) -> str:
         if op.name != "distributed.extern_call":
             return ct.inferred(self.has_dot)
-        annotation = op.attributes.get(ct.ANNOTATION)
+        annotation = all_attributes(op).get(ct.ANNOTATION)
         if annotation is not None and not isinstance(annotation, StringAttr):
             raise ct.CoreTypeError(f"'{ct.ANNOTATION}' of extern_call '{symbol}' must be a string, found {annotation}")
         text = annotation.value if annotation is not None else None
@@ -97,8 +100,32 @@ def _describe(e: Exception, op: Operation) -> str:
     return message
 
 
+def _check_wrapper_abi(op: Operation) -> None:
+    """The wait and consume_token wrappers pass the token and the barrier count as a 32-bit int
+    (``int32_t``, SPEC.md section 1: "the device wrapper returns int"): another width would not
+    match the function the symbol names."""
+    if op.name == "distributed.wait":
+        checks = [("numBarriers", op.operand_types[1]), ("the token", op.result_types[0])]
+    elif op.name == "distributed.consume_token":
+        checks = [("the token", op.operand_types[1])]
+    else:
+        return
+    for what, t in checks:
+        if t != I32:
+            raise naming.Unlowerable(f"{what} is {t}, but the device wrapper takes a 32-bit int: it must be i32")
+
+
+def _check_result_type(t) -> None:
+    """A tensor result needs a static shape: its destination is a ``tensor.empty`` without sizes."""
+    if isinstance(t, RankedTensorType) and any(d is None for d in t.shape):
+        raise naming.Unlowerable(f"result type {t} has dynamic dimensions: its tensor.empty destination needs "
+                                 f"static ones")
+    if str(t).startswith(("tensor<*", "tensor<?")) and not isinstance(t, RankedTensorType):
+        raise naming.Unlowerable(f"result type {t} is an unranked tensor: it has no tensor.empty destination")
+
+
 def _symbol(op: Operation) -> str:
-    extern = op.attributes.get("symbol")
+    extern = all_attributes(op).get("symbol")
     return naming.symbol_for(op.name, op.operand_types, extern.value if isinstance(extern, StringAttr) else None)
 
 

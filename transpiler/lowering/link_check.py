@@ -85,6 +85,8 @@ def load_library(path: Optional[str] = None) -> SymbolLibrary:
         return parse_symbol_list(file.read_text(encoding="utf-8"), str(file))
     except OSError as e:
         raise SymbolListError(f"cannot read the symbol list '{path}': {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise SymbolListError(f"the symbol list '{path}' is not UTF-8 text ({e.reason})") from None
 
 
 def check_symbols(module: Module, library: SymbolLibrary, diagnostics: DiagnosticEngine) -> int:

@@ -6,6 +6,7 @@ with ``file:line:col`` locations; no Lark exception escapes.
 
 from __future__ import annotations
 
+import re
 import threading
 from typing import Optional
 
@@ -50,13 +51,60 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
     with _lock, collector_paused():
         builder.source = source
         try:
-            return parser.parse(text)
+            module = parser.parse(text)
+            _check_aliases(module)
+            return module
         except LexError as e:
             raise DiagnosticError([Diagnostic(ERROR, e.message, source, e.offset)]) from None
         except UnexpectedInput as e:
             raise DiagnosticError([_unexpected(e, source)]) from None
         finally:
             builder.source = None
+
+
+# `#name` of an attribute alias (no dot: `#tt.cache_policy<...>` is a dialect attribute)
+_ALIAS_USE = re.compile(r"#([A-Za-z_][\w$]*)(?![\w$.<\-])")
+
+
+def _check_aliases(module: Module) -> None:
+    """Every alias is defined once, and every ``#name`` used is defined (as MLIR requires: a
+    truncated dump often loses the ``#loc`` definitions at its end).
+
+    Raises:
+        DiagnosticError: at the second definition, or at the first use of an undefined alias.
+    """
+    source = module.source
+    defined = {}
+    for alias in module.aliases:
+        if alias.name in defined:
+            raise DiagnosticError([Diagnostic(ERROR, f"redefinition of alias '{alias.name}'", source, alias.span[0])])
+        defined[alias.name] = alias
+    text = source.text
+    if "#" not in text:
+        return
+    for m in _ALIAS_USE.finditer(text):
+        name = "#" + m.group(1)
+        if name in defined or _in_string(text, m.start()):
+            continue
+        if any(a.span[0] == m.start() for a in module.aliases):
+            continue
+        raise DiagnosticError([Diagnostic(ERROR, f"undefined alias '{name}' (never defined in this file)",
+                                          source, m.start())])
+
+
+def _in_string(text: str, offset: int) -> bool:
+    """Whether ``offset`` is inside a string literal of its line."""
+    i = text.rfind("\n", 0, offset) + 1
+    inside = False
+    while i < offset:
+        ch = text[i]
+        if inside and ch == "\\":
+            i += 2
+            continue
+        if ch == '"':
+            inside = not inside
+        i += 1
+    return inside
 
 
 def _unexpected(e, source: Source) -> Diagnostic:

@@ -59,7 +59,12 @@ def _typed(literal: str, type_: Type = None):
         return IntegerAttr(int(literal, 0), IntegerType(64))
     if isinstance(type_, IntegerType) and type_.width == 1:
         return BoolAttr(int(literal, 0) != 0)
-    return IntegerAttr(int(literal, 0), type_)
+    value = int(literal, 0)
+    if literal.lower().startswith("0x") and isinstance(type_, IntegerType) and type_.signedness != "u":
+        # a hex literal is the value's bits: 0xFFFFFFFFFFFFFFFF : i64 is -1 (as MLIR reads it)
+        if value >= 1 << (type_.width - 1):
+            value -= 1 << type_.width
+    return IntegerAttr(value, type_)
 
 
 def coarse_attribute(text: str):
@@ -69,6 +74,21 @@ def coarse_attribute(text: str):
         values = m.group(1)
         return DenseI32ArrayAttr(tuple(int(v) for v in values.split(",")) if values else ())
     return OpaqueAttr(text)
+
+
+def unique_entries(entries) -> tuple:
+    """Dictionary entries, refusing a name given twice (MLIR: "duplicate key").
+
+    Raises:
+        ValueError: a duplicate name.
+    """
+    out = tuple(entries)
+    seen = set()
+    for name, _ in out:
+        if name in seen:
+            raise ValueError(f"duplicate key '{name}' in the attribute dictionary")
+        seen.add(name)
+    return out
 
 
 class AttributeBuilder:
@@ -117,7 +137,7 @@ class AttributeBuilder:
         return (name, c[2] if len(c) > 2 else UNIT)
 
     def attr_dict(self, c):
-        return DictAttr(tuple(x for x in c if isinstance(x, tuple)))
+        return DictAttr(unique_entries(x for x in c if isinstance(x, tuple)))
 
     def attribute(self, c):
         return c[0]

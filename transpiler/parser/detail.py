@@ -17,7 +17,7 @@ from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.attributes import Attribute, DictAttr
 from ..ir.core import Operation, Source
 from ..ir.types import FunctionType, Type
-from .attributes import AttributeBuilder
+from .attributes import AttributeBuilder, unique_entries
 from .types import TypeBuilder, parse_type
 
 REGION_SLOT = "\x00"
@@ -169,7 +169,7 @@ class DetailBuilder(TypeBuilder, AttributeBuilder, Transformer):
         return _Successors([str(t) for t in c if t.type == "CARET_ID"])
 
     def properties(self, c):
-        return _Properties(dict(x for x in c if isinstance(x, tuple)))
+        return _Properties(dict(unique_entries(x for x in c if isinstance(x, tuple))))
 
     def regions(self, c):
         return _Regions(sum(1 for t in c if t.type == "REGION_SLOT"))

@@ -81,6 +81,8 @@ class StructureLexer(Lexer):
         opens: list[int] = []  # offsets of the `{` of the regions still open
         n = len(text)
         pos = 0
+        if text.startswith("\ufeff"):
+            raise LexError(0, "the text starts with a byte-order mark (U+FEFF): MLIR text has none, remove it")
         while pos < n:
             eol = text.find("\n", pos)
             if eol < 0:
@@ -101,6 +103,7 @@ class StructureLexer(Lexer):
                 (b0, b1), (o0, _o1) = m.regs[1], m.regs[2]
                 if b0 >= 0:
                     b1 = _body_end(text, b0, b1)
+                    check_single_op(text, b0, b1)
                     if b1 > b0:
                         yield Tok("BODY", text[b0:b1], b0, b1)
                 if o0 >= 0:
@@ -119,17 +122,23 @@ class StructureLexer(Lexer):
                 if m is None:
                     raise LexError(s, "expected an alias definition such as '#loc1 = loc(...)'")
                 value = text[s:eol].rstrip("\r")
+                if not value.partition("=")[2].strip():
+                    raise LexError(eol, "expected the alias's value after '=' (a truncated file?)")
                 yield Tok("ALIAS", value, s, s + len(value))
             else:
                 m = op_line(text, s, eol)
                 if m is None:
                     raise LexError(_bad_column(text, s, eol), _op_line_problem(text, s, eol))
                 (n0, n1), (b0, b1), (o0, _o1) = m.regs[1], m.regs[2], m.regs[3]
+                if "." not in text[n0:n1] and text[n0:n1] != "module":
+                    raise LexError(n0, f"expected an operation (dialect.op), found '{text[n0:n1]}': does this line "
+                                       f"continue the previous op? ttd-lower reads one op per line, as MLIR prints them")
                 if n0 > s:
                     yield Tok("DEF", text[s:n0], s, n0)
                 yield Tok("OP_NAME", text[n0:n1], n0, n1)
                 if b0 >= 0:
                     b1 = _body_end(text, b0, b1)
+                    check_single_op(text, b0, b1)
                     if b1 > b0:
                         yield Tok("BODY", text[b0:b1], b0, b1)
                 if o0 >= 0:
@@ -141,27 +150,72 @@ class StructureLexer(Lexer):
 
 
 def _body_end(text: str, start: int, end: int) -> int:
-    """Where a BODY really ends: before a trailing ``//`` comment (outside strings) and the
-    blanks (and ``\r`` of CRLF files) before it, so that an op's span is its text alone."""
-    if "//" in text[start:end]:
-        i = start
-        while i < end - 1:
-            ch = text[i]
-            if ch == '"':
-                i += 1
-                while i < end and text[i] != '"':
-                    i += 2 if text[i] == "\\" else 1
-            elif ch == "/" and text[i + 1] == "/":
-                end = i
-                break
-            i += 1
+    """Where a BODY really ends: before its trailing blanks (and the ``\r`` of CRLF files), so
+    that an op's span is its text alone."""
     while end > start and text[end - 1] in " \t\r":
         end -= 1
     return end
 
 
+# Cheap test for a BODY that may hide a second op (the careful scan below runs only then).
+_SUSPECT = re.compile(r'distributed\.|tt\.dot|\{[^}]*%|=\s*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|\r')
+# `%x = dialect.op` or `%x = "dialect.op"`: an op's definition, never the inside of another op.
+_SECOND_OP = re.compile(r'%[\w$.\-]+(?::[0-9]+)?(?:\s*,\s*%[\w$.\-]+(?::[0-9]+)?)*\s*=\s*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])')
+# An op name the lowering must see (not an attribute name such as `distributed.core_type =`).
+_KEY_OP = re.compile(r'(?:distributed\.[A-Za-z_]\w*|tt\.dot(?:_scaled)?)(?![\w$.])(?!\s*=)')
+
+
+def check_single_op(text: str, start: int, end: int) -> None:
+    """Refuse a line that holds more than one op, a whole region, or a stray ``\r``.
+
+    ttd-lower reads MLIR as its printer writes it: one op per line, a region opened at the end
+    of a line and closed on a line of its own.  Text that breaks this would otherwise be kept
+    as the inside of the first op, and a distributed op or a ``tt.dot`` hidden there would be
+    missed.
+
+    Raises:
+        LexError: at the second op, the ``{`` of the region or the ``\r``.
+    """
+    if not _SUSPECT.search(text, start, end):
+        return
+    i = start
+    depth = 0
+    while i < end:
+        ch = text[i]
+        if ch == '"':
+            j = i + 1
+            while j < end and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            if text.startswith("(", j + 1) and _KEY_OP.match(text, i + 1, j):  # "distributed.x"(...)
+                raise LexError(i, "a second op on this line: ttd-lower reads MLIR as its printer writes it, "
+                                  "one op per line")
+            i = j + 1
+            continue
+        if ch == "\r":
+            raise LexError(i, "a carriage return inside a line: line endings must be LF or CRLF")
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(depth - 1, 0)
+        elif ch == "%" and depth and text.find("}", i, end) > i:
+            brace = text.rfind("{", start, i)
+            raise LexError(brace, "a region written on one line: ttd-lower reads MLIR as its printer writes it "
+                                  "(a region opens at the end of a line and closes on a line of its own)")
+        elif ch == "%" or ch == "d" or ch == "t":
+            m = _SECOND_OP.match(text, i, end) if ch == "%" else None
+            k = None if m else _KEY_OP.match(text, i, end)
+            if (m or k) and (i == start or not (text[i - 1].isalnum() or text[i - 1] in "_$.%")):
+                raise LexError(i, "a second op on this line: ttd-lower reads MLIR as its printer writes it, "
+                                  "one op per line")
+        i += 1
+
+
 def _bad_column(text: str, start: int, eol: int) -> int:
-    """Best guess at where a line that fits no shape goes wrong: an unbalanced quote or brace."""
+    """Best guess at where a line that fits no shape goes wrong: a control character, an
+    unbalanced quote or brace."""
+    for i in range(start, eol):
+        if ord(text[i]) < 0x20 and text[i] not in "\t\r":
+            return i
     depth = 0
     i = start
     while i < eol:
@@ -185,6 +239,9 @@ def _bad_column(text: str, start: int, eol: int) -> int:
 
 def _op_line_problem(text: str, start: int, eol: int) -> str:
     line = text[start:eol]
+    control = next((ch for ch in line if ord(ch) < 0x20 and ch not in "\t\r"), None)
+    if control is not None:
+        return f"unexpected control character U+{ord(control):04X}"
     if line.count('"') % 2:
         return "unterminated string"
     if line[:1] == "%":

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import List
 
 from ..attributes import BoolAttr, IntegerAttr, StringAttr
-from ..dialect import NO_EFFECTS, READ_ONLY, READ_WRITE, EnumKeyword, OpDef, ValueSpec, detail_from_format, register
+from ..dialect import (NO_EFFECTS, READ_ONLY, READ_WRITE, EnumKeyword, OpDef, ValueSpec, all_attributes,
+                       detail_from_format, register)
 from ..format import Cursor, FormatError, parse_format
 from ..types import I32, I64, IntegerType, PointerType, RankedTensorType
 
@@ -33,8 +34,11 @@ def _parse_wait(op, items):
         result = detail_from_format(WAIT, parse_format(WAIT, items))
     except FormatError:
         cur = Cursor(items)
+        types = [str(i) for i in items if getattr(i, "type", None) == "TYPE"]
         if (cur.kind() == "VALUE_USE" and cur.kind(1) == "COMMA" and cur.kind(2) == "VALUE_USE"
-                and cur.kind(3) == "COMMA" and str(cur.peek(4)) == "scope"):
+                and cur.kind(3) == "COMMA" and str(cur.peek(4)) == "scope"
+                and not any(getattr(i, "type", None) == "ARROW" for i in items)
+                and types and types[0].startswith("tensor<")):
             raise FormatError(
                 "uses the obsolete two-operand form 'distributed.wait %ptrs, %barrier, scope = ... : "
                 "<ptrs type>, <barrier type>'; the dialect now takes (barrierPtr, numBarriers, waitValue) "
@@ -66,7 +70,7 @@ def _verify_wait(op) -> List[str]:
     for t in op.result_types:
         if not isinstance(t, IntegerType):
             errors.append(f"the token must be an integer, found {t}")
-    return errors
+    return errors + _check_enums(op, (("scope", MEM_SYNC_SCOPE), ("semantic", MEM_SEMANTIC)))
 
 
 def _verify_consume_token(op) -> List[str]:
@@ -98,8 +102,24 @@ def _verify_symm_at(op) -> List[str]:
 
 def enum_value(op, name: str):
     """An enum attribute of ``op`` (property or attribute), as an int, or None."""
-    attr = op.properties.get(name, op.attributes.get(name))
+    attr = all_attributes(op).get(name)
     return attr.value if isinstance(attr, IntegerAttr) else None
+
+
+def _check_enums(op, enums) -> List[str]:
+    """Each enum attribute is there, an ``i32`` integer, and one of the enum's values."""
+    errors = []
+    attributes = all_attributes(op)
+    for name, enum in enums:
+        attr = attributes.get(name)
+        allowed = ", ".join(f"{k} = {n}" for k, n in enum.values)
+        if attr is None:
+            errors.append(f"requires the '{name}' attribute ({enum.enum_name}: {allowed})")
+        elif not isinstance(attr, IntegerAttr) or attr.type != I32:
+            errors.append(f"'{name}' must be an i32 {enum.enum_name} value ({allowed}), found {attr}")
+        elif enum.keyword(attr.value) is None:
+            errors.append(f"'{name}' = {attr.value} is not a {enum.enum_name} value ({allowed})")
+    return errors
 
 
 def _verify_notify(op) -> List[str]:
@@ -111,19 +131,12 @@ def _verify_notify(op) -> List[str]:
         errors.append(f"the signal value must be i64, found {value}")
     if rank is not None and rank != I32:
         errors.append(f"the rank must be i32, found {rank}")
-    for name, enum in (("sigOp", SIGNAL_OP), ("commScope", COMM_SCOPE)):
-        v = enum_value(op, name)
-        allowed = ", ".join(f"{k} = {n}" for k, n in enum.values)
-        if v is None:
-            errors.append(f"requires the '{name}' attribute ({enum.enum_name}: {allowed})")
-        elif enum.keyword(v) is None:
-            errors.append(f"'{name}' = {v} is not a {enum.enum_name} value ({allowed})")
-    return errors
+    return errors + _check_enums(op, (("sigOp", SIGNAL_OP), ("commScope", COMM_SCOPE)))
 
 
 def _verify_extern_call(op) -> List[str]:
     errors = []
-    attrs_ = op.attributes
+    attrs_ = all_attributes(op)  # the generic form MLIR prints holds them as properties
     for name in ("libname", "libpath", "symbol"):
         if not isinstance(attrs_.get(name), StringAttr):
             errors.append(f"requires a string attribute '{name}'")
@@ -187,11 +200,19 @@ SYMM_AT = OpDef(
     verify=_verify_symm_at,
 )
 
+def _no_custom_form(op, items):
+    raise FormatError("has no custom form; write it in generic form: \"distributed.notify\"(%sig, %value, %rank) "
+                      "<{commScope = N : i32, sigOp = N : i32}> : (!tt.ptr<T>, i64, i32) -> ()",
+                      items[0] if items else None)
+
+
 NOTIFY = OpDef(
     "distributed.notify",
     operands=(ValueSpec("sigAddr"), ValueSpec("signalVal", type=I64), ValueSpec("rank", type=I32)),
     effects=READ_WRITE,
     verify=_verify_notify,
+    parse_hook=_no_custom_form,
+    inherent=("sigOp", "commScope"),
 )
 
 EXTERN_CALL = OpDef(
@@ -201,6 +222,7 @@ EXTERN_CALL = OpDef(
     format="$srcs attr-dict `:` functional-type($srcs, $result)",
     effects=_extern_call_effects,
     verify=_verify_extern_call,
+    inherent=("libname", "libpath", "symbol", "pure"),
 )
 
 OPS = (WAIT, CONSUME_TOKEN, GET_RANK, GET_NUM_RANKS, SYMM_AT, NOTIFY, EXTERN_CALL)
