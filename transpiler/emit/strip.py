@@ -9,15 +9,9 @@ from __future__ import annotations
 
 import re
 
+from ..parser.scan import closing_quote
+
 _LOC_ALIAS = re.compile(r"^#[\w$.\-]+[ \t]*=[ \t]*loc\(.*$\n?", re.M)
-
-
-def _after_string(line: str, i: int) -> int:
-    """Offset just past the string literal that starts at ``line[i] == '"'``."""
-    i += 1
-    while i < len(line) and line[i] != '"':
-        i += 2 if line[i] == "\\" else 1
-    return i + 1
 
 
 def _loc_end(line: str, start: int) -> int:
@@ -27,7 +21,7 @@ def _loc_end(line: str, start: int) -> int:
     while i < len(line):
         ch = line[i]
         if ch == '"':
-            i = _after_string(line, i)
+            i = closing_quote(line, i) + 1
             continue
         if ch == "(":
             depth += 1
@@ -47,7 +41,7 @@ def _strip_line(line: str) -> str:
     start = 0
     while i < len(line):
         if line[i] == '"':
-            i = _after_string(line, i)
+            i = closing_quote(line, i) + 1
             continue
         if line.startswith("loc(", i) and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] in "_$.@^%#!-")):
             end = _loc_end(line, i)

@@ -51,6 +51,32 @@ class AttrKind:
         raise NotImplementedError
 
 
+class TokenAttrKind(AttrKind):
+    """An attribute written as exactly one token of the custom-form tokenizer.
+
+    Subclasses set ``token`` (the token type, e.g. ``"STRING"``) and ``what`` (its name in
+    errors) and convert between the token's text and the stored attribute.
+
+    Raises:
+        FormatError: from :meth:`parse` when the next item is not a ``token``.
+    """
+
+    token: str = ""
+    what: str = ""
+
+    def can_start(self, item) -> bool:
+        return getattr(item, "type", None) == self.token
+
+    def parse(self, cursor) -> Attribute:
+        return self.decode(str(cursor.expect(self.token, self.what)))
+
+    def decode(self, text: str) -> Attribute:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def print(self, attr: Attribute) -> str:
+        return str(attr)
+
+
 @attrs.define(frozen=True)
 class EnumKeyword(AttrKind):
     """An i32 enum printed as a keyword (``scope = gpu``), stored as ``N : i32``.

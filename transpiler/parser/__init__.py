@@ -14,6 +14,7 @@ from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.core import Module, Source
 from ..gcpause import collector_paused
 from .lexer import LexError
+from .scan import closing_quote
 
 _lock = threading.Lock()
 
@@ -95,16 +96,13 @@ def _check_aliases(module: Module) -> None:
 def _in_string(text: str, offset: int) -> bool:
     """Whether ``offset`` is inside a string literal of its line."""
     i = text.rfind("\n", 0, offset) + 1
-    inside = False
     while i < offset:
-        ch = text[i]
-        if inside and ch == "\\":
-            i += 2
-            continue
-        if ch == '"':
-            inside = not inside
+        if text[i] == '"':
+            i = closing_quote(text, i, offset)
+            if i >= offset:
+                return True
         i += 1
-    return inside
+    return False
 
 
 def _unexpected(e, source: Source) -> Diagnostic:

@@ -18,6 +18,8 @@ from typing import Iterator
 
 from lark.lexer import Lexer
 
+from .scan import closing_quote
+
 
 class LexError(Exception):
     """A line that fits none of MLIR's line shapes.
@@ -183,9 +185,7 @@ def check_single_op(text: str, start: int, end: int) -> None:
     while i < end:
         ch = text[i]
         if ch == '"':
-            j = i + 1
-            while j < end and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
+            j = closing_quote(text, i, end)
             if text.startswith("(", j + 1) and _KEY_OP.match(text, i + 1, j):  # "distributed.x"(...)
                 raise LexError(i, "a second op on this line: ttd-lower reads MLIR as its printer writes it, "
                                   "one op per line")
@@ -221,9 +221,7 @@ def _bad_column(text: str, start: int, eol: int) -> int:
     while i < eol:
         ch = text[i]
         if ch == '"':
-            j = i + 1
-            while j < eol and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
+            j = closing_quote(text, i, eol)
             if j >= eol:
                 return i
             i = j

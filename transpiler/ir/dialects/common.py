@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Dict
 
 from ..attributes import UNIT, Attribute, OpaqueAttr, UnitAttr, format_attr_dict
-from ..dialect import AttrKind
+from ..dialect import AttrKind, TokenAttrKind
 from ..format import FormatError
 
 class UnitKeyword(AttrKind):
@@ -65,16 +65,14 @@ class KeywordAngle(AttrKind):
         return f"{self.keyword}<{text}>"  # not a #prefix<...> attribute: cannot be shortened
 
 
-class AngleAttr(AttrKind):
+class AngleAttr(TokenAttrKind):
     """An attribute written inside angle brackets (``<#ub.poison>``)."""
 
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) == "ANGLE"
+    token, what = "ANGLE", "'<attribute>'"
 
-    def parse(self, cursor) -> Attribute:
+    def decode(self, text: str) -> Attribute:
         from ...parser.attributes import parse_attribute
 
-        text = str(cursor.expect("ANGLE", "'<attribute>'"))
         return parse_attribute(text[1:-1].strip())
 
     def print(self, attr: Attribute) -> str:

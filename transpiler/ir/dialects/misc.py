@@ -11,23 +11,18 @@ kept as ``#ttg.addr_space<keyword>``; not checked against a tool, which predates
 from __future__ import annotations
 
 from ..attributes import Attribute, DenseI32ArrayAttr, OpaqueAttr
-from ..dialect import NO_EFFECTS, READ_WRITE, AttrKind, OpDef, ValueSpec, register
-from ..format import FormatError
+from ..dialect import NO_EFFECTS, READ_WRITE, OpDef, TokenAttrKind, ValueSpec, register
 from ..types import I1
 from .common import AngleAttr
 
 
-class AddrSpaceKeyword(AttrKind):
+class AddrSpaceKeyword(TokenAttrKind):
     """``all`` / ``local`` ...: ``#ttg.addr_space<all>``."""
 
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) == "BARE_ID"
+    token, what = "BARE_ID", "an address space keyword"
 
-    def parse(self, cursor) -> Attribute:
-        item = cursor.next()
-        if getattr(item, "type", None) != "BARE_ID":
-            raise FormatError(f"expected an address space keyword, found '{item}'", item)
-        return OpaqueAttr(f"#ttg.addr_space<{item}>")
+    def decode(self, text: str) -> Attribute:
+        return OpaqueAttr(f"#ttg.addr_space<{text}>")
 
     def print(self, attr: Attribute) -> str:
         text = str(attr)

@@ -11,21 +11,16 @@ item 9).
 from __future__ import annotations
 
 from ..attributes import Attribute, StringAttr
-from ..dialect import NO_EFFECTS, READ_WRITE, AttrKind, OpDef, ValueSpec, register
-from ..format import FormatError
+from ..dialect import NO_EFFECTS, READ_WRITE, OpDef, TokenAttrKind, ValueSpec, register
 
 
-class SymbolName(AttrKind):
+class SymbolName(TokenAttrKind):
     """``@name`` stored as a string (``module @name``)."""
 
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) == "SYMBOL_REF"
+    token, what = "SYMBOL_REF", "a symbol name"
 
-    def parse(self, cursor) -> Attribute:
-        item = cursor.next()
-        if getattr(item, "type", None) != "SYMBOL_REF":
-            raise FormatError(f"expected a symbol name, found '{item}'", item)
-        return StringAttr(str(item)[1:])
+    def decode(self, text: str) -> Attribute:
+        return StringAttr(text[1:])
 
     def print(self, attr: Attribute) -> str:
         return "@" + attr.value

@@ -15,8 +15,8 @@ import re
 from typing import List, Optional, Tuple
 
 from ..attributes import ArrayAttr, Attribute, DictAttr, StringAttr, TypeAttr, quote_string, unquote_string
-from ..dialect import (NO_EFFECTS, READ_WRITE, AttrKind, EnumKeyword, OpDef, OpDetail, SymbolRef, ValueSpec,
-                       all_attributes, operand_groups, register)
+from ..dialect import (NO_EFFECTS, READ_WRITE, EnumKeyword, OpDef, OpDetail, SymbolRef, TokenAttrKind,
+                       ValueSpec, all_attributes, operand_groups, register)
 from ..format import Cursor, FormatError, finish
 from ..types import I1, FunctionType, PointerType, RankedTensorType, Type
 from .common import UnitKeyword, print_attr_dict
@@ -36,17 +36,13 @@ _BARE_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 FUNCTION_ATTRIBUTES = ("sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs")
 
 
-class StringValue(AttrKind):
+class StringValue(TokenAttrKind):
     """A string literal (``"mov.u32 $0, %smid;"``), stored decoded."""
 
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) == "STRING"
+    token, what = "STRING", "a string"
 
-    def parse(self, cursor) -> Attribute:
-        return StringAttr(unquote_string(str(cursor.expect("STRING", "a string"))))
-
-    def print(self, attr: Attribute) -> str:
-        return str(attr)
+    def decode(self, text: str) -> Attribute:
+        return StringAttr(unquote_string(text))
 
 
 def pointee_of(t: Type) -> Optional[Type]:
