@@ -224,3 +224,14 @@ module {
     tt.return
   }
 }
+
+// -----
+
+!fptr = !tt.ptr<f32>
+module {
+  tt.func public @type_alias(%p: !fptr, %r: i32) {
+    // expected-error@+1 {{'distributed.symm_at' op type alias '!fptr' is not expanded by ttd-lower: write the type in full}}
+    %x = distributed.symm_at %p, %r, : !fptr
+    tt.return
+  }
+}

@@ -11,12 +11,16 @@ form as strict as the custom one: ``"distributed.symm_at"(%p)`` is refused like
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, List
 
 from ..diagnostics import Diagnostic, DiagnosticError, op_error
 from .core import Operation
 from .dialect import OpDef, known_type, lookup
 from .scope import check_redefinitions
+from .types import OpaqueType, Type
+
+_ALIAS_NAME = re.compile(r"![\w$\-]+$")
 
 
 def verify_op(op: Operation) -> List[Diagnostic]:
@@ -28,8 +32,10 @@ def verify_op(op: Operation) -> List[Diagnostic]:
         detail = op.detail()
         check_redefinitions(op)
         shape = [op_error(op, message) for message in _shape_problems(op, opdef)]
+        shape += [op_error(op, f"type alias '{t}' is not expanded by ttd-lower: write the type in full")
+                  for t in _type_aliases(op)]
         if shape:
-            return shape  # the op's own rules assume its shape
+            return shape  # the op's own rules assume its shape and real types
         diags = []
         offsets = detail.operand_offsets
         for i, (value, hint) in enumerate(zip(op.operands, detail.operand_type_hints)):
@@ -75,6 +81,19 @@ def _shape_problems(op: Operation, opdef: OpDef) -> List[str]:
             if spec.type is not None and hint is not None and hint != spec.type:
                 problems.append(f"operand '{spec.name}' must be {spec.type}, found {hint}")
     return problems
+
+
+def _type_aliases(op: Operation) -> List[Type]:
+    """The distinct type-alias uses (``!name``) among the op's operand and result types.
+
+    A name without a ``.`` is an alias: MLIR reserves dotted names for dialect types
+    (LangRef, "Type aliases").
+    """
+    seen: List[Type] = []
+    for t in list(op.operand_types) + list(op.detail().result_types):
+        if isinstance(t, OpaqueType) and _ALIAS_NAME.match(t.text) and t not in seen:
+            seen.append(t)
+    return seen
 
 
 def verify_ops(ops: Iterable[Operation]) -> List[Diagnostic]:
