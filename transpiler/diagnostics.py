@@ -110,9 +110,15 @@ class DiagnosticEngine:
             raise DiagnosticError(self.diagnostics)
 
 
-def op_error(op: Operation, message: str, notes: Optional[List[Note]] = None) -> Diagnostic:
-    """An error located at ``op``: ``'<name>' op <message>``, as MLIR words op diagnostics."""
+def op_error(op: Operation, message: str, notes: Optional[List[Note]] = None, at: Optional[int] = None) -> Diagnostic:
+    """An error located at ``op``: ``'<name>' op <message>``, as MLIR words op diagnostics.
+
+    ``at``: an offset inside the op's own text to point at instead of the op (an operand, as
+    MLIR points at the operand a diagnostic is about); ignored for ops without source text.
+    """
     source, offset = op_location(op)
+    if at is not None and op.source is not None:
+        offset = at
     return Diagnostic(ERROR, f"'{op.name}' op {message}", source, offset, list(notes or []))
 
 

@@ -128,38 +128,25 @@ def _compile(request: Request) -> Result:
     module = parse_module(request.text, request.filename, request.split_line)
     timings = [StageTiming("parse", time.perf_counter() - t0)]
 
-    def after_stage(name: str, module: Module) -> Module:
-        if request.override_dir:
-            path = Path(request.override_dir) / f"{stem}.{name}.mlir"
-            if path.exists():
-                request.notify(f"ttd-lower: overriding stage '{name}' with file {path}")
-                try:
-                    text = path.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError) as e:
-                    raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}",
-                                                      Source("", str(path)))]) from None
-                module = parse_module(text, str(path))
+    overridden: List[str] = []  # stages whose output came from the override folder
+
+    def after_stage(name: str, output: Module) -> Module:
+        nonlocal module
+        module = output
+        replacement = _read_override(request, stem, name)
+        if replacement is not None:
+            module = replacement
+            overridden.append(name)
         if request.dump_dir:
             Path(request.dump_dir).mkdir(parents=True, exist_ok=True)
             (Path(request.dump_dir) / f"{stem}.{name}.mlir").write_text(
                 print_module_text(module, request.printing), encoding="utf-8")
         return module
 
-    final = [module]
-    replaced_by: List[str] = []
-
-    def hook(name: str, module: Module) -> Module:
-        replaced = after_stage(name, module)
-        if replaced is not module:
-            replaced_by.append(name)
-        final[0] = replaced
-        return replaced
-
     if start < len(names) and (request.stop_after is None or names.index(request.stop_after) >= start):
-        timings += run(module, request.options, names[start], request.stop_after, on_stage=hook)
-    module = final[0]
+        timings += run(module, request.options, names[start], request.stop_after, on_stage=after_stage)
     if request.stop_after in (None, names[-1]):
-        if names[-1] in replaced_by:
+        if names[-1] in overridden:
             why = f"comes from the override file for stage '{names[-1]}'"
         elif produced_by == names[-1]:
             why = (f"is in '{os.path.basename(request.filename)}', which is named as the output of the last stage "
@@ -171,6 +158,26 @@ def _compile(request: Request) -> Result:
     text = print_module_text(module, request.printing)
     timings.append(StageTiming("print", time.perf_counter() - t1))
     return Result(text, timings, module)
+
+
+def _read_override(request: Request, stem: str, stage: str) -> Optional[Module]:
+    """The module of ``<override_dir>/<stem>.<stage>.mlir`` when that file exists (announced
+    through ``request.notify``), else None.
+
+    Raises:
+        DiagnosticError: the file cannot be read or parsed.
+    """
+    if not request.override_dir:
+        return None
+    path = Path(request.override_dir) / f"{stem}.{stage}.mlir"
+    if not path.exists():
+        return None
+    request.notify(f"ttd-lower: overriding stage '{stage}' with file {path}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}", Source("", str(path)))]) from None
+    return parse_module(text, str(path))
 
 
 def _check_no_distributed_left(module: Module, why: str) -> None:

@@ -315,18 +315,18 @@ class ModulePrinter:
     # ---- printing -------------------------------------------------------------------------------
     def print_module(self, module: Module) -> str:
         self._collect_names(module)
-        out: List[str] = []
         first = module.ops[0].span[0] if module.ops and module.ops[0].span else None
-        before = [a for a in module.aliases if first is not None and a.span[0] < first]
-        after = [a for a in module.aliases if a not in before]
-        for alias in before:
-            if self.locations or not alias.value.startswith("loc("):
-                out.append(f"{alias.name} = {alias.value}")
+
+        def alias_lines(leading: bool) -> List[str]:
+            """The alias definitions written before (``leading``) or after the first op."""
+            return [f"{a.name} = {a.value}" for a in module.aliases
+                    if (first is not None and a.span[0] < first) == leading
+                    and (self.locations or not a.value.startswith("loc("))]
+
+        out = alias_lines(True)
         for op in module.ops:
             self.print_op(op, "", out)
-        for alias in after:
-            if self.locations or not alias.value.startswith("loc("):
-                out.append(f"{alias.name} = {alias.value}")
+        out += alias_lines(False)
         return "\n".join(out) + "\n"
 
     def print_op(self, op: Operation, indent: str, out: List[str]) -> None:

@@ -72,10 +72,9 @@ class Builder:
             "function_type": TypeAttr(FunctionType(tuple(arg_types), tuple(result_types))),
             "sym_visibility": StringAttr(visibility),
         }
-        saved = self.block
         self.block = self.module_op.regions[0].blocks[0]
         func = self._op("tt.func", attributes=attributes, regions=[region])
-        self.block = entry if saved is not None else entry
+        self.block = entry
         return func, entry.arguments
 
     def create_return(self, values: Sequence[Value] = ()) -> Operation:

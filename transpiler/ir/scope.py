@@ -139,7 +139,9 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
             break
         block = parent.parent
     if known and op.source is not None:
-        raise DiagnosticError([_at_operand(op, offset, f"use of undeclared SSA value '{name}'")])
+        from ..diagnostics import op_error
+
+        raise DiagnosticError([op_error(op, f"use of undeclared SSA value '{name}'", at=offset)])
     return UnresolvedValue(name, type_hint)
 
 
@@ -157,22 +159,13 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
         return value
     ops = block.ops
     if ops.index(value.op) > ops.index(node):
-        from ..diagnostics import Note, op_location
+        from ..diagnostics import Note, op_error, op_location
 
-        diag = _at_operand(user, offset, f"operand #{index} does not dominate this use")
+        diag = op_error(user, f"operand #{index} does not dominate this use", at=offset)
         where = op_location(value.op)
         diag.notes.append(Note("operand defined here (op in the same block)", *where))
         raise DiagnosticError([diag])
     return value
-
-
-def _at_operand(op: Operation, offset: Optional[int], message: str):
-    from ..diagnostics import op_error
-
-    diag = op_error(op, message)
-    if offset is not None and op.source is not None:
-        diag.offset = offset
-    return diag
 
 
 def _region_arguments_known(op: Operation) -> bool:

@@ -41,11 +41,8 @@ def verify_op(op: Operation) -> List[Diagnostic]:
         for i, (value, hint) in enumerate(zip(op.operands, detail.operand_type_hints)):
             actual = known_type(value)
             if hint is not None and actual is not None and actual != hint:
-                diag = op_error(op, f"use of value '{value.name}' expects different type than prior uses: "
-                                    f"'{hint}' vs '{actual}'")
-                if i < len(offsets) and offsets[i] is not None:
-                    diag.offset = offsets[i]  # point at the operand, as MLIR does
-                diags.append(diag)
+                diags.append(op_error(op, f"use of value '{value.name}' expects different type than prior uses: "
+                                          f"'{hint}' vs '{actual}'", at=offsets[i] if i < len(offsets) else None))
         diags += [op_error(op, message) for message in opdef.verify(op)]
         return diags
     except DiagnosticError as e:
@@ -62,8 +59,9 @@ def _shape_problems(op: Operation, opdef: OpDef) -> List[str]:
     problems: List[str] = []
     specs = list(opdef.operands)
     fixed = sum(1 for s in specs if not s.variadic and not s.optional)
+    all_fixed = fixed == len(specs)
     n = len(op.operands)
-    if all(not s.variadic and not s.optional for s in specs):
+    if all_fixed:
         if n != len(specs):
             problems.append(f"expects {_count(len(specs), 'operand')}, found {n}")
     elif n < fixed:
@@ -76,7 +74,7 @@ def _shape_problems(op: Operation, opdef: OpDef) -> List[str]:
         problems.append(f"expects {_count(len(opdef.regions), 'region')}, found {len(op.regions)}")
     if len(detail.successors) != len(opdef.successors):
         problems.append(f"expects {_count(len(opdef.successors), 'successor')}, found {len(detail.successors)}")
-    if not problems and all(not s.variadic and not s.optional for s in specs):
+    if not problems and all_fixed:
         for spec, hint in zip(specs, op.operand_types):
             if spec.type is not None and hint is not None and hint != spec.type:
                 problems.append(f"operand '{spec.name}' must be {spec.type}, found {hint}")

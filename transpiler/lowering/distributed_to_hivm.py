@@ -179,7 +179,7 @@ def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: Li
     for t in out_types:
         outs.append(_insert(rewriter, op, "tensor.empty", [], t, {}, "empty"))
     tensor_token = op.name == "distributed.consume_token" and bool(outs)
-    source_attributes = {**op.properties, **op.attributes}
+    source_attributes = all_attributes(op)
     attributes = custom_attributes(
         source_attributes,
         symbol,

@@ -87,8 +87,6 @@ def _check_aliases(module: Module) -> None:
         name = "#" + m.group(1)
         if name in defined or _in_string(text, m.start()):
             continue
-        if any(a.span[0] == m.start() for a in module.aliases):
-            continue
         raise DiagnosticError([Diagnostic(ERROR, f"undefined alias '{name}' (never defined in this file)",
                                           source, m.start())])
 

@@ -103,14 +103,7 @@ class StructureLexer(Lexer):
                     raise LexError(_bad_column(text, s, eol), "expected an op's text, '{' or the end of the line after '}'")
                 yield Tok("REGION_CLOSE", "}", s, s + 1)
                 (b0, b1), (o0, _o1) = m.regs[1], m.regs[2]
-                if b0 >= 0:
-                    b1 = _body_end(text, b0, b1)
-                    check_single_op(text, b0, b1)
-                    if b1 > b0:
-                        yield Tok("BODY", text[b0:b1], b0, b1)
-                if o0 >= 0:
-                    opens.append(o0)
-                    yield Tok("REGION_OPEN", "{", o0, o0 + 1)
+                yield from _body_and_region(text, b0, b1, o0, opens)
             elif c == "^":
                 m = self._label_line.fullmatch(text, s, eol)
                 if m is None:
@@ -138,17 +131,23 @@ class StructureLexer(Lexer):
                 if n0 > s:
                     yield Tok("DEF", text[s:n0], s, n0)
                 yield Tok("OP_NAME", text[n0:n1], n0, n1)
-                if b0 >= 0:
-                    b1 = _body_end(text, b0, b1)
-                    check_single_op(text, b0, b1)
-                    if b1 > b0:
-                        yield Tok("BODY", text[b0:b1], b0, b1)
-                if o0 >= 0:
-                    opens.append(o0)
-                    yield Tok("REGION_OPEN", "{", o0, o0 + 1)
+                yield from _body_and_region(text, b0, b1, o0, opens)
             pos = eol + 1
         if opens:
             raise LexError(opens[-1], "region is not closed: expected '}' before the end of the input")
+
+
+def _body_and_region(text: str, b0: int, b1: int, o0: int, opens: list) -> Iterator[Tok]:
+    """The rest of an op's line: its BODY (``b0:b1``, -1 when absent) and the ``{`` opening a
+    region (at ``o0``, -1 when absent, pushed on ``opens``)."""
+    if b0 >= 0:
+        b1 = _body_end(text, b0, b1)
+        check_single_op(text, b0, b1)
+        if b1 > b0:
+            yield Tok("BODY", text[b0:b1], b0, b1)
+    if o0 >= 0:
+        opens.append(o0)
+        yield Tok("REGION_OPEN", "{", o0, o0 + 1)
 
 
 def _body_end(text: str, start: int, end: int) -> int:

@@ -10,11 +10,10 @@ type is printed, an ``i1`` one is not).
 
 from __future__ import annotations
 
-from ..dialect import NO_EFFECTS, EnumKeyword, OpDef, OpDetail, TypedValue, ValueSpec, register
+from ..dialect import NO_EFFECTS, EnumKeyword, OpDef, OpDetail, TypedValue, ValueSpec, all_attributes, register
 from ..format import Cursor, finish
 from ..types import I1, IntegerType, RankedTensorType, Type
-from ..dialect import all_attributes
-from .common import KeywordAngle, print_attr_dict
+from .common import KeywordAngle, operands_like_result, print_attr_dict
 
 _IN, _OUT = ValueSpec("in"), ValueSpec("out")
 _LHS, _RHS, _RESULT = ValueSpec("lhs"), ValueSpec("rhs"), ValueSpec("result")
@@ -47,11 +46,6 @@ def bool_like(t: Type) -> Type:
     if isinstance(t, RankedTensorType):
         return RankedTensorType(t.shape, I1, t.encoding)
     return I1
-
-
-def _all_same(detail, parsed) -> None:
-    (t,) = parsed.types["result"]
-    detail.operand_type_hints = [t] * len(detail.operand_names)
 
 
 def _compare(detail, parsed) -> None:
@@ -106,7 +100,7 @@ def _binary(name: str, flag: str = "", kind=None) -> OpDef:
     """``$lhs, $rhs [flag<...>] : T``; ``flag`` names the optional flags attribute."""
     group = f" (${flag}^)?" if flag else ""
     return OpDef(f"arith.{name}", operands=(_LHS, _RHS), results=(_RESULT,), attribute_kinds={flag: kind} if flag else {},
-                 format=f"$lhs `,` $rhs{group} attr-dict `:` type($result)", infer=_all_same, effects=NO_EFFECTS)
+                 format=f"$lhs `,` $rhs{group} attr-dict `:` type($result)", infer=operands_like_result, effects=NO_EFFECTS)
 
 
 register(
@@ -122,7 +116,7 @@ register(
     *(_binary(n) for n in INT_BINARY),
     *(_binary(n, "fastmath", FASTMATH) for n in FLOAT_BINARY),
     OpDef("arith.negf", operands=(ValueSpec("operand"),), results=(_RESULT,), attribute_kinds={"fastmath": FASTMATH},
-          format="$operand ($fastmath^)? attr-dict `:` type($result)", infer=_all_same, effects=NO_EFFECTS),
+          format="$operand ($fastmath^)? attr-dict `:` type($result)", infer=operands_like_result, effects=NO_EFFECTS),
     *(
         OpDef(f"arith.{n}", operands=(_IN,), results=(_OUT,), format="$in attr-dict `:` type($in) `to` type($out)",
               effects=NO_EFFECTS)

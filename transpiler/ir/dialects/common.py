@@ -14,6 +14,14 @@ from ..attributes import UNIT, Attribute, OpaqueAttr, UnitAttr, format_attr_dict
 from ..dialect import AttrKind, TokenAttrKind
 from ..format import FormatError
 
+
+def operands_like_result(detail, parsed) -> None:
+    """Type rule of ops whose one printed type is the result's and every operand's
+    (ODS ``SameOperandsAndResultType`` with ``type($result)`` in the format)."""
+    (t,) = parsed.types["result"]
+    detail.operand_type_hints = [t] * len(detail.operand_names)
+
+
 class UnitKeyword(AttrKind):
     """A unit attribute spelled as a keyword, present or absent (``allow_reorder``).
 
@@ -85,4 +93,3 @@ def print_attr_dict(attributes: Dict[str, Attribute], skip=(), keyword: bool = F
     if not rest:
         return ""
     return (" attributes " if keyword else " ") + format_attr_dict(rest)
-

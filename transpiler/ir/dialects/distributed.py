@@ -14,10 +14,9 @@ from ..dialect import (NO_EFFECTS, READ_ONLY, READ_WRITE, EnumKeyword, OpDef, Va
                        detail_from_format, register)
 from ..format import Cursor, FormatError, parse_format
 from ..types import I32, I64, IntegerType, PointerType, RankedTensorType
+from .tt_memory import MEM_SEMANTIC, MEM_SYNC_SCOPE  # Triton's own enums (TritonAttrDefs.td)
 
 # SPEC.md section 1, enum table (all i32-backed)
-MEM_SYNC_SCOPE = EnumKeyword("MemSyncScope", (("gpu", 1), ("cta", 2), ("sys", 3)))
-MEM_SEMANTIC = EnumKeyword("MemSemantic", (("relaxed", 1), ("acquire", 2), ("release", 3), ("acq_rel", 4)))
 SIGNAL_OP = EnumKeyword("SignalOp", (("set", 1), ("add", 2)))
 COMM_SCOPE = EnumKeyword("CommScope", (("gpu", 1), ("intra_node", 2), ("inter_node", 3)))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..dialect import NO_EFFECTS, OpDef, ValueSpec, register
 from .arith import FASTMATH, bool_like
+from .common import operands_like_result
 
 FLOAT_UNARY = (
     "absf acos acosh asin asinh atan atanh cbrt ceil cos cosh erf erfc exp exp2 expm1 floor log log10 log1p log2 "
@@ -17,11 +18,6 @@ FLOAT_UNARY = (
 FLOAT_BINARY = "atan2 copysign powf".split()
 INT_UNARY = "absi ctlz cttz ctpop".split()
 FLOAT_TESTS = "isfinite isinf isnan isnormal".split()
-
-
-def _all_same(detail, parsed) -> None:
-    (t,) = parsed.types["result"]
-    detail.operand_type_hints = [t] * len(detail.operand_names)
 
 
 def _test(detail, parsed) -> None:
@@ -33,7 +29,7 @@ def _like_lhs(detail, parsed) -> None:
     detail.result_types = list(parsed.types["lhs"])
 
 
-def _op(name: str, operands, fastmath: bool = True, infer=_all_same, typed: str = "result") -> OpDef:
+def _op(name: str, operands, fastmath: bool = True, infer=operands_like_result, typed: str = "result") -> OpDef:
     values = " `,` ".join(f"${n}" for n in operands)
     flags = " ($fastmath^)?" if fastmath else ""
     return OpDef(f"math.{name}", operands=tuple(ValueSpec(n) for n in operands), results=(ValueSpec("result"),),

@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import List
 
 from ..attributes import UNIT
-from ..dialect import NO_EFFECTS, OpDef, OpDetail, ValueSpec, register
+from ..dialect import NO_EFFECTS, OpDef, OpDetail, ValueSpec, all_attributes, register
 from ..format import Cursor, finish
 from ..types import I1, FunctionType, IndexType
-from ..dialect import all_attributes
 from .common import print_attr_dict
 
 

@@ -19,7 +19,7 @@ from ..dialect import (NO_EFFECTS, READ_WRITE, EnumKeyword, OpDef, OpDetail, Sym
                        ValueSpec, all_attributes, operand_groups, register)
 from ..format import Cursor, FormatError, finish
 from ..types import I1, FunctionType, PointerType, RankedTensorType, Type
-from .common import UnitKeyword, print_attr_dict
+from .common import UnitKeyword, operands_like_result, print_attr_dict
 
 PROGRAM_ID_DIM = EnumKeyword("ProgramIDDim", (("x", 0), ("y", 1), ("z", 2)))
 INPUT_PRECISION = EnumKeyword(
@@ -231,11 +231,6 @@ def _addptr(detail, parsed) -> None:
     detail.operand_type_hints[0] = t
 
 
-def _same_as_result(detail, parsed) -> None:
-    (t,) = parsed.types["result"]
-    detail.operand_type_hints = [t] * len(detail.operand_names)
-
-
 def _same_as_first_operand(name: str):
     def infer(detail, parsed) -> None:
         (t,) = parsed.types[name]
@@ -302,7 +297,7 @@ register(
     OpDef("tt.clampf", operands=(ValueSpec("x"), ValueSpec("min"), ValueSpec("max")), results=(_RESULT,),
           attribute_kinds={"propagateNan": PROPAGATE_NAN},
           format="$x `,` $min `,` $max `,` `propagateNan` `=` $propagateNan attr-dict `:` type($result)",
-          infer=_same_as_result, effects=NO_EFFECTS),
+          infer=operands_like_result, effects=NO_EFFECTS),
     OpDef("tt.precise_sqrt", operands=(ValueSpec("x"),), results=(_RESULT,), format="$x attr-dict `:` type($x)",
           infer=_same_as_first_operand("x"), effects=NO_EFFECTS),
     *(
