@@ -201,6 +201,15 @@ def test_real_process_stdin_stdout_and_exit_codes(tmp_path):
     assert usage.returncode == 2
 
 
+def test_closed_stdin_is_a_usage_error():
+    """``ttd-lower - <&-``: no stdin at all is a usage error, not a traceback."""
+    run = [sys.executable, "-c", "import os, sys; os.close(0); sys.argv[1:] = ['-']; "
+                                 "from transpiler.cli import entry; sys.stdin = None; entry()"]
+    closed = subprocess.run(run, capture_output=True, text=True)
+    assert closed.returncode == 2, closed.stderr
+    assert "stdin is closed" in closed.stderr and "Traceback" not in closed.stderr
+
+
 def test_console_script_is_installed():
     script = Path(sys.executable).parent / "ttd-lower"
     assert script.exists(), "pip install should have created the ttd-lower console script"

@@ -170,7 +170,7 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
     if list_symbols:
         _list_symbols(symbol_list)
         return
-    if input_path == "-" and sys.stdin.isatty():
+    if input_path == "-" and sys.stdin is not None and sys.stdin.isatty():
         raise click.UsageError("no input: give a TTIR file, or pipe one to stdin")
     filename = "<stdin>" if input_path == "-" else input_path
     try:
