@@ -157,8 +157,7 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
         node = node.parent_op
     if node is None or node is value.op:
         return value
-    ops = block.ops
-    if ops.index(value.op) > ops.index(node):
+    if block.index_of(value.op) > block.index_of(node):
         from ..diagnostics import Note, op_error, op_location
 
         diag = op_error(user, f"operand #{index} does not dominate this use", at=offset)
