@@ -20,6 +20,15 @@ class LoweringError(DiagnosticError):
     """Raised by :func:`lower` when the input cannot be lowered; see ``diagnostics``."""
 
 
+class LoweringWarning(UserWarning):
+    """Issued (``warnings.warn``) by :func:`lower` for each warning diagnostic of a successful
+    lowering; ``diagnostic`` is the :class:`~transpiler.diagnostics.Diagnostic` itself."""
+
+    def __init__(self, diagnostic):
+        super().__init__(str(diagnostic))
+        self.diagnostic = diagnostic
+
+
 def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False, link_check: bool = True,
           symbol_list: Optional[str] = None, generic: bool = False, strip_debuginfo: bool = False,
           split_line: Optional[int] = None) -> str:
@@ -39,6 +48,9 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
     Returns:
         The module text, with everything but the distributed ops unchanged.
 
+    Warns:
+        LoweringWarning: for each warning of the lowering (the result is still returned).
+
     Raises:
         LoweringError: on malformed input or unsupported distributed ops.
         TypeError: ``text`` is not a ``str`` (decode bytes as UTF-8 first).
@@ -52,8 +64,14 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
             raise TypeError(f"{name} must be True or False, not {flag!r}")
     options = Options(core_type_fallback=core_type_fallback, link_check=link_check, symbol_list=symbol_list)
     printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
-    return compile_checked(Request(text, filename, options, printing, split_line=split_line,
-                                   stage_from_name=False)).text
+    result = compile_checked(Request(text, filename, options, printing, split_line=split_line,
+                                     stage_from_name=False))
+    if result.warnings:
+        import warnings
+
+        for d in result.warnings:
+            warnings.warn(LoweringWarning(d), stacklevel=2)
+    return result.text
 
 
 def compile_checked(request: Request) -> Result:

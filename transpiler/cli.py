@@ -165,7 +165,7 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
     A file named <stem>.ttadapter.mlir is taken as already lowered (it is only re-printed).
     """
-    from .diagnostics import DiagnosticError, print_diagnostics
+    from .diagnostics import ERROR, DiagnosticError, print_diagnostics
 
     if list_symbols:
         _list_symbols(symbol_list)
@@ -196,7 +196,7 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
                 result = compile_text(request)
                 outputs.append(result.text)
                 timings.extend(result.timings)
-                found = []
+                found = list(result.warnings)
             except DiagnosticError as e:
                 found = e.diagnostics
                 outputs.append("")
@@ -206,8 +206,9 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
 
                 found = check(Source(chunk.text, filename, request.split_line), found)
             diagnostics.extend(found)
-        if diagnostics:
+        if any(d.severity == ERROR for d in diagnostics):
             raise DiagnosticError(diagnostics)
+        print_diagnostics(diagnostics)  # warnings only: reported, and the output is written
         if strip_comments:
             outputs = [COMMENT_LINE.sub("", out) for out in outputs]
         write_output(output_path, join_outputs(chunks, outputs))

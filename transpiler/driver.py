@@ -60,9 +60,16 @@ class Request:
 
 @attrs.define
 class Result:
+    """The printed module, the time of each stage, the final module and the warnings the
+    stages reported (``Diagnostic`` of severity warning, in order; exit status stays 0)."""
+
     text: str
     timings: List[StageTiming]
     module: Module
+
+    @property
+    def warnings(self) -> List[Diagnostic]:
+        return self.module.warnings
 
 
 def stage_of(filename: str) -> Tuple[str, Optional[str]]:
@@ -135,6 +142,7 @@ def _compile(request: Request) -> Result:
         module = output
         replacement = _read_override(request, stem, name)
         if replacement is not None:
+            replacement.warnings[:0] = output.warnings
             module = replacement
             overridden.append(name)
         if request.dump_dir:
@@ -144,7 +152,10 @@ def _compile(request: Request) -> Result:
         return module
 
     if start < len(names) and (request.stop_after is None or names.index(request.stop_after) >= start):
-        timings += run(module, request.options, names[start], request.stop_after, on_stage=after_stage)
+        try:
+            timings += run(module, request.options, names[start], request.stop_after, on_stage=after_stage)
+        except DiagnosticError as e:  # the warnings reported before the error come first
+            raise DiagnosticError(module.warnings + e.diagnostics) from None
     if request.stop_after in (None, names[-1]):
         if names[-1] in overridden:
             why = f"comes from the override file for stage '{names[-1]}'"

@@ -366,6 +366,7 @@ class Module:
     aliases: List[Alias] = attrs.Factory(list)
     source: Optional[Source] = None
     erased: set = attrs.Factory(set)  # spans of source ops a rewrite removed
+    warnings: list = attrs.Factory(list)  # non-fatal diagnostics the stages reported (in order)
     body: Block = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
