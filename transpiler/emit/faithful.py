@@ -47,8 +47,12 @@ class _Splicer:
             self.cursor = pos
 
     def indent_of(self, offset: int) -> str:
+        """The leading blanks of the line holding ``offset`` (an op may not start its line)."""
         line_start = self.text.rfind("\n", 0, offset) + 1
-        return self.text[line_start:offset]
+        end = line_start
+        while end < offset and self.text[end] in " \t":
+            end += 1
+        return self.text[line_start:end]
 
     def newline_at(self, offset: int) -> str:
         """The line ending of the line holding ``offset`` (CRLF files keep CRLF)."""

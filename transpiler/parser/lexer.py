@@ -1,28 +1,33 @@
-"""Coarse, line-aware lexer for the structure level of ``grammars/ttir.lark``.
+"""Structure lexer for level 1 of ``grammars/ttir.lark``: coarse tokens over the whole buffer.
 
-MLIR's printer puts every op on its own line; a line that ends in ``{`` opens a region whose
-ops follow on the next lines until a line starting with ``}``.  This lexer reads one line at a
-time and emits a few coarse tokens per line (``DEF``, ``OP_NAME``, ``BODY``, ``REGION_OPEN``,
-``REGION_CLOSE``, ``BLOCK_LABEL``, ``ALIAS``), using the regexes of those terminals
-from the grammar, so that the LALR parser does a handful of steps per op (DESIGN.md, "coarse
-tokens").  The detail of a ``BODY`` is parsed later, only if a pass asks for it.
+It emits a few coarse tokens per op (``DEF``, ``OP_NAME``, ``BODY``, ``REGION_OPEN``,
+``REGION_CLOSE``, ``BLOCK_LABEL``, ``ALIAS``, ``METADATA``) so that the LALR parser does a handful
+of steps per op (DESIGN.md, "coarse tokens").  Where an op ends is decided from the tokens
+around each line break, never from the line break alone (:mod:`transpiler.parser.boundary`), so
+an op may span lines and comments may stand anywhere.  A ``BODY`` may therefore hold line
+breaks and comments; the detail level skips them.
 
-Errors are raised as :class:`LexError` with the offset of the offending character; the parse
-driver turns them into ``file:line:col: error:`` diagnostics.
+Two paths give the same tokens:
+
+* the fast path takes a whole line with one regex when the text proves the line holds one
+  whole op: brackets balanced, no region inside it, and the next line begins an item;
+* every other op goes through :meth:`StructureLexer._scan_body`, which walks its tokens.
+
+Errors are raised as :class:`LexError` with the offset of the offending character.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from typing import Iterator, List, Tuple
 
 from lark.lexer import Lexer
 
-from .scan import closing_quote
+from . import boundary as b
 
 
 class LexError(Exception):
-    """A line that fits none of MLIR's line shapes.
+    """Text that is not MLIR's structure (an unbalanced bracket, a stray ``}``, ...).
 
     Attributes:
         offset: character offset (0-based) in the parsed text where the problem is.
@@ -55,194 +60,229 @@ class Tok:
         return f"Tok({self.type}, {self.value!r}@{self.start_pos})"
 
 
-_TRAIL = r"[ \t\r]*(?://[^\n]*)?"  # trailing blanks and a comment (`// pred: ^bb0`)
+# One whole op on one line: results, name, a body without line breaks whose braces balance
+# (dictionaries), an optional `{` opening a region, a trailing comment.
+_LINE_BODY = r'(?:[^"{}\n\r/]++|/(?!/)|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+")*+\})*+\})*+\})++'
+_OP_LINE = re.compile(
+    r'(%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*)?'
+    r'("(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*)(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
+)
+_STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+# a `{` in a one-line body that may open a region (not `{}` and not `{key =`, `{key,`, `{key}`)
+_MAYBE_REGION = re.compile(r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\\n]|\\.)*")[ \t]*[=,}])')
+_BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
+# text in a one-line body that may be the start of a second op (the careful path decides)
+_SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"[ \t]*\(|distributed\.|tt\.dot|\r')
+_CLOSER = {")": "(", "]": "[", ">": "<"}
+_OPENER_NAME = {"(": "')'", "[": "']'", "<": "'>'", "{": "'}'"}
+
+
+def _balanced(body: str) -> bool:
+    if '"' in body:
+        body = _STRINGS.sub("", body)
+    return (body.count("(") == body.count(")") and body.count("[") == body.count("]")
+            and body.count("<") == body.count(">") - body.count("->") - body.count(">="))
 
 
 class StructureLexer(Lexer):
     """Lark custom lexer (``Lark(..., lexer=StructureLexer)``) for the ``file`` start rule."""
 
-    def __init__(self, lexer_conf) -> None:
-        pattern = {t.name: t.pattern.to_regexp() for t in lexer_conf.terminals}
-        body = f"(?:{pattern['BODY']})"
-        self._op_line = re.compile(
-            f"(?:{pattern['DEF']})?({pattern['OP_NAME']})({body})?(\\{{)?{_TRAIL}"
-        )
-        self._def = re.compile(pattern["DEF"])
-        self._close_line = re.compile(f"\\}}({body})?(\\{{)?{_TRAIL}")
-        self._label_line = re.compile(f"({pattern['BLOCK_LABEL']}){_TRAIL}")
-        self._alias_line = re.compile(f"({pattern['ALIAS']})")
-        self._indent = re.compile(r"[ \t\r]*")
+    def __init__(self, lexer_conf) -> None:  # the token regexes live here and in `boundary`
+        pass
 
     def lex(self, text: str) -> Iterator[Tok]:  # Lark's custom-lexer interface 0: the whole text
         return self.tokens(text)
 
     def tokens(self, text: str) -> Iterator[Tok]:
-        """Yield the structure tokens of ``text``; raise :class:`LexError` on a bad line."""
-        op_line, close_line = self._op_line.fullmatch, self._close_line.fullmatch
-        indent = self._indent.match
-        opens: list[int] = []  # offsets of the `{` of the regions still open
-        n = len(text)
-        pos = 0
+        """Yield the structure tokens of ``text``; raise :class:`LexError` on bad structure."""
         if text.startswith("\ufeff"):
             raise LexError(0, "the text starts with a byte-order mark (U+FEFF): MLIR text has none, remove it")
-        while pos < n:
-            eol = text.find("\n", pos)
-            if eol < 0:
-                eol = n
-            s = indent(text, pos, eol).end()
-            if s == eol or text.startswith("//", s):
-                pos = eol + 1
-                continue
-            c = text[s]
+        n = len(text)
+        regions: List[Tuple[int, list]] = []  # (offset of `{`, brackets of the op owning it)
+        skip = b.skip
+        p = skip(text, 0)
+        while p < n:
+            c = text[p]
             if c == "}":
-                if not opens:
-                    raise LexError(s, "unexpected '}': no region is open here")
-                opens.pop()
-                m = close_line(text, s, eol)
-                if m is None:
-                    raise LexError(_bad_column(text, s, eol), "expected an op's text, '{' or the end of the line after '}'")
-                yield Tok("REGION_CLOSE", "}", s, s + 1)
-                (b0, b1), (o0, _o1) = m.regs[1], m.regs[2]
-                yield from _body_and_region(text, b0, b1, o0, opens)
+                if not regions:
+                    raise LexError(p, "unexpected '}': no region is open here")
+                _open, brackets = regions.pop()
+                yield Tok("REGION_CLOSE", "}", p, p + 1)
+                p = yield from self._op_rest(text, p + 1, brackets, regions)
             elif c == "^":
-                m = self._label_line.fullmatch(text, s, eol)
-                if m is None:
-                    raise LexError(s, "expected a block label such as '^bb0(%arg0: i32):'")
-                b0, b1 = m.regs[1]
-                yield Tok("BLOCK_LABEL", text[b0:b1], b0, b1)
-            elif c == "#" or c == "!":
-                if opens:
-                    raise LexError(s, "alias definitions are only allowed at the top level")
-                m = self._alias_line.match(text, s, eol)
-                if m is None:
-                    raise LexError(s, "expected an alias definition such as '#loc1 = loc(...)'")
-                value = text[s:eol].rstrip("\r")
-                if not value.partition("=")[2].strip():
-                    raise LexError(eol, "expected the alias's value after '=' (a truncated file?)")
-                yield Tok("ALIAS", value, s, s + len(value))
+                p = yield from self._block_label(text, p)
+            elif (c == "#" or c == "!") and not regions and b.ALIAS_DEF.match(text, p):
+                p = yield from self._alias(text, p)
+            elif c == "{" and text.startswith("{-#", p) and not regions:
+                end = text.find("#-}", p)
+                if end < 0:
+                    raise LexError(p, "file metadata '{-#' is not closed by '#-}'")
+                yield Tok("METADATA", text[p : end + 3], p, end + 3)
+                p = end + 3
             else:
-                m = op_line(text, s, eol)
-                if m is None:
-                    raise LexError(_bad_column(text, s, eol), _op_line_problem(text, s, eol))
-                (n0, n1), (b0, b1), (o0, _o1) = m.regs[1], m.regs[2], m.regs[3]
-                if "." not in text[n0:n1] and text[n0:n1] != "module":
-                    raise LexError(n0, f"expected an operation (dialect.op), found '{text[n0:n1]}': does this line "
-                                       f"continue the previous op? ttd-lower reads one op per line, as MLIR prints them")
-                if n0 > s:
-                    yield Tok("DEF", text[s:n0], s, n0)
+                p = yield from self._op(text, p, regions)
+            p = skip(text, p)
+        if regions:
+            raise LexError(regions[-1][0], "region is not closed: expected '}' before the end of the input")
+
+    # ---- items ---------------------------------------------------------------------------------
+    def _op(self, text: str, p: int, regions: list):
+        m = _OP_LINE.match(text, p)
+        if m is not None:
+            (n0, n1), (b0, b1), o0 = m.regs[2], m.regs[3], m.start(4)
+            body = text[b0:b1] if b0 >= 0 else ""
+            word = text[n0:n1]
+            if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
+                pass  # the careful path reports it
+            elif (not _MAYBE_REGION.search(body) and not _SUSPECT.search(body) and _balanced(body) and not b.continues(text, b0, b.trim_end(text, b0, b1))
+                    and (b.opens_region(text, o0 + 1) if o0 >= 0
+                         else b.starts_item(text, b.skip(text, m.end()), not regions))):
+                if n0 > p:
+                    yield Tok("DEF", text[p:n0], p, n0)
                 yield Tok("OP_NAME", text[n0:n1], n0, n1)
-                yield from _body_and_region(text, b0, b1, o0, opens)
-            pos = eol + 1
-        if opens:
-            raise LexError(opens[-1], "region is not closed: expected '}' before the end of the input")
+                if b0 >= 0:
+                    b0, end = b.skip(text, b0), b.trim_end(text, b0, b1)
+                    if end > b0:
+                        yield Tok("BODY", text[b0:end], b0, end)
+                if o0 < 0:
+                    return m.end()
+                regions.append((o0, []))
+                yield Tok("REGION_OPEN", "{", o0, o0 + 1)
+                return o0 + 1
+        d = b.DEF.match(text, p)
+        q = d.end() if d else p
+        name = b.OP_NAME.match(text, q)
+        if name is None:
+            if d is not None:
+                raise LexError(q, "expected an op name after the result names and '='")
+            raise LexError(p, _not_an_op(text, p))
+        word = name.group()
+        if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
+            raise LexError(q, f"custom op '{word}' is unknown: an op name has a dialect prefix (dialect.op)")
+        if d is not None:
+            yield Tok("DEF", text[p:q], p, q)
+        yield Tok("OP_NAME", name.group(), q, name.end())
+        return (yield from self._op_rest(text, name.end(), [], regions))
+
+    def _op_rest(self, text: str, p: int, brackets: list, regions: list):
+        """The rest of an op from ``p``: BODY, then either a region's ``{`` or the op's end."""
+        kind, body_end, pos = self._scan_body(text, p, brackets, top_level=not regions)
+        start = b.skip(text, p) if body_end > p else p
+        if body_end > start:
+            yield Tok("BODY", text[start:body_end], start, body_end)
+        if kind == "region":
+            regions.append((pos, brackets))
+            yield Tok("REGION_OPEN", "{", pos, pos + 1)
+            return pos + 1
+        return body_end
+
+    def _block_label(self, text: str, p: int):
+        m = b.BARE_ID.match(text, p + 1)
+        q = m.end() if m else p + 1
+        if text.startswith("(", q):
+            kind, q, _ = self._scan_body(text, q, [], top_level=False, stop_at_colon=True)
+        q = b.skip(text, q)
+        if not text.startswith(":", q) or m is None:
+            raise LexError(p, "expected a block label such as '^bb0(%arg0: i32):'")
+        yield Tok("BLOCK_LABEL", text[p : q + 1], p, q + 1)
+        return q + 1
+
+    def _alias(self, text: str, p: int):
+        eq = text.index("=", p)
+        _kind, end, _ = self._scan_body(text, eq + 1, [], top_level=True, regions=False)
+        if b.skip(text, eq + 1) >= end:
+            raise LexError(end, "expected the alias's value after '=' (a truncated file?)")
+        yield Tok("ALIAS", text[p:end], p, end)
+        return end
+
+    # ---- the token walk of one op ----------------------------------------------------------------
+    def _scan_body(self, text: str, p: int, brackets: list, top_level: bool, regions: bool = True,
+                   stop_at_colon: bool = False) -> Tuple[str, int, int]:
+        """Walk an op's text from ``p`` with the open ``brackets`` (updated in place).
+
+        Returns ``("end", body_end, -1)`` when the op ends (``body_end``: after its last token)
+        or ``("region", body_end, offset_of_brace)`` at a ``{`` that opens a region.  With
+        ``stop_at_colon`` (block arguments), returns at the ``)`` that closes the list.
+
+        Raises:
+            LexError: an unbalanced bracket or an unterminated string.
+        """
+        n = len(text)
+        search = _BODY_STOP.search
+        start = p
+        while True:
+            m = search(text, p)
+            if m is None:
+                if brackets:
+                    opener, at = brackets[-1]
+                    raise LexError(at, f"unbalanced '{opener}': expected {_OPENER_NAME[opener]} before the end of the input")
+                return "end", b.trim_end(text, start, n), -1
+            s = m.start()
+            tok = m.group()
+            if tok == '"':
+                end = b.string_end(text, s)
+                if end < 0:
+                    raise LexError(s, "unterminated string: expected '\"' before the end of the line")
+                if (not brackets and s > start and text[s - 1] != "@"
+                        and text.startswith("(", b.skip(text, end))):  # `"name"(`: a generic op begins
+                    return "end", b.trim_end(text, start, s), -1
+                p = end
+            elif tok == "%":
+                if not brackets and b.starts_op_after_def(text, s):  # `%x = name`: the next op
+                    return "end", b.trim_end(text, start, s), -1
+                p = s + 1
+            elif tok[0] in "dt" and len(tok) > 1:  # `distributed.` / `tt.dot` outside brackets
+                if not brackets:
+                    return "end", b.trim_end(text, start, s), -1
+                p = s + len(tok)
+            elif tok == "->" or tok == ">=":
+                p = s + 2
+            elif tok in "([<":
+                brackets.append((tok, s))
+                p = s + 1
+            elif tok in ")]>":
+                if brackets and brackets[-1][0] == _CLOSER[tok]:
+                    brackets.pop()
+                    if stop_at_colon and not brackets:
+                        return "end", s + 1, -1
+                elif tok != ">":  # a `>` outside `<...>` is an operator of an expression
+                    raise LexError(s, f"unexpected '{tok}'" + (f": expected {_OPENER_NAME[brackets[-1][0]]}"
+                                                                 if brackets else ""))
+                p = s + 1
+            elif tok == "{":
+                if regions and b.opens_region(text, s + 1):
+                    return "region", b.trim_end(text, start, s), s
+                brackets.append(("{", s))
+                p = s + 1
+            elif tok == "}":
+                if brackets and brackets[-1][0] == "{":
+                    brackets.pop()
+                    p = s + 1
+                elif not brackets:
+                    return "end", b.trim_end(text, start, s), -1  # the enclosing region closes
+                else:
+                    opener, at = brackets[-1]
+                    raise LexError(s, f"unexpected '}}': expected {_OPENER_NAME[opener]} (opened here before)")
+            else:  # a comment or a line break (`\r` alone ends a line too, as in MLIR's lexer)
+                eol = _comment_end(text, s) if tok == "//" else s
+                if eol < 0:
+                    eol = n
+                if not brackets:
+                    cut = b.trim_end(text, start, s)
+                    if not b.continues(text, start, cut) and b.starts_item(text, b.skip(text, eol), top_level):
+                        return "end", cut, -1
+                p = eol + 1 if eol < n else n
 
 
-def _body_and_region(text: str, b0: int, b1: int, o0: int, opens: list) -> Iterator[Tok]:
-    """The rest of an op's line: its BODY (``b0:b1``, -1 when absent) and the ``{`` opening a
-    region (at ``o0``, -1 when absent, pushed on ``opens``)."""
-    if b0 >= 0:
-        b1 = _body_end(text, b0, b1)
-        check_single_op(text, b0, b1)
-        if b1 > b0:
-            yield Tok("BODY", text[b0:b1], b0, b1)
-    if o0 >= 0:
-        opens.append(o0)
-        yield Tok("REGION_OPEN", "{", o0, o0 + 1)
+def _comment_end(text: str, s: int) -> int:
+    m = b.COMMENT_END.search(text, s)
+    return m.start() if m else -1
 
 
-def _body_end(text: str, start: int, end: int) -> int:
-    """Where a BODY really ends: before its trailing blanks (and the ``\r`` of CRLF files), so
-    that an op's span is its text alone."""
-    while end > start and text[end - 1] in " \t\r":
-        end -= 1
-    return end
-
-
-# Cheap test for a BODY that may hide a second op (the careful scan below runs only then).
-_SUSPECT = re.compile(r'distributed\.|tt\.dot|\{[^}]*%|=\s*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|\r')
-# `%x = dialect.op` or `%x = "dialect.op"`: an op's definition, never the inside of another op.
-_SECOND_OP = re.compile(r'%[\w$.\-]+(?::[0-9]+)?(?:\s*,\s*%[\w$.\-]+(?::[0-9]+)?)*\s*=\s*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])')
-# An op name the lowering must see (not an attribute name such as `distributed.core_type =`).
-_KEY_OP = re.compile(r'(?:distributed\.[A-Za-z_]\w*|tt\.dot(?:_scaled)?)(?![\w$.])(?!\s*=)')
-
-
-def check_single_op(text: str, start: int, end: int) -> None:
-    """Refuse a line that holds more than one op, a whole region, or a stray ``\r``.
-
-    ttd-lower reads MLIR as its printer writes it: one op per line, a region opened at the end
-    of a line and closed on a line of its own.  Text that breaks this would otherwise be kept
-    as the inside of the first op, and a distributed op or a ``tt.dot`` hidden there would be
-    missed.
-
-    Raises:
-        LexError: at the second op, the ``{`` of the region or the ``\r``.
-    """
-    if not _SUSPECT.search(text, start, end):
-        return
-    i = start
-    depth = 0
-    while i < end:
-        ch = text[i]
-        if ch == '"':
-            j = closing_quote(text, i, end)
-            if text.startswith("(", j + 1) and _KEY_OP.match(text, i + 1, j):  # "distributed.x"(...)
-                raise LexError(i, "a second op on this line: ttd-lower reads MLIR as its printer writes it, "
-                                  "one op per line")
-            i = j + 1
-            continue
-        if ch == "\r":
-            raise LexError(i, "a carriage return inside a line: line endings must be LF or CRLF")
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth = max(depth - 1, 0)
-        elif ch == "%" and depth and text.find("}", i, end) > i:
-            brace = text.rfind("{", start, i)
-            raise LexError(brace, "a region written on one line: ttd-lower reads MLIR as its printer writes it "
-                                  "(a region opens at the end of a line and closes on a line of its own)")
-        elif ch == "%" or ch == "d" or ch == "t":
-            m = _SECOND_OP.match(text, i, end) if ch == "%" else None
-            k = None if m else _KEY_OP.match(text, i, end)
-            if (m or k) and (i == start or not (text[i - 1].isalnum() or text[i - 1] in "_$.%")):
-                raise LexError(i, "a second op on this line: ttd-lower reads MLIR as its printer writes it, "
-                                  "one op per line")
-        i += 1
-
-
-def _bad_column(text: str, start: int, eol: int) -> int:
-    """Best guess at where a line that fits no shape goes wrong: a control character, an
-    unbalanced quote or brace."""
-    for i in range(start, eol):
-        if ord(text[i]) < 0x20 and text[i] not in "\t\r":
-            return i
-    depth = 0
-    i = start
-    while i < eol:
-        ch = text[i]
-        if ch == '"':
-            j = closing_quote(text, i, eol)
-            if j >= eol:
-                return i
-            i = j
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            if depth == 0:
-                return i
-            depth -= 1
-        i += 1
-    return start
-
-
-def _op_line_problem(text: str, start: int, eol: int) -> str:
-    line = text[start:eol]
-    control = next((ch for ch in line if ord(ch) < 0x20 and ch not in "\t\r"), None)
-    if control is not None:
-        return f"unexpected control character U+{ord(control):04X}"
-    if line.count('"') % 2:
-        return "unterminated string"
-    if line[:1] == "%":
-        return "expected '=' and an op name after the result names"
-    if line.count("{") != line.count("}"):
-        return "unbalanced '{' in this op"
-    return "expected an operation"
+def _not_an_op(text: str, p: int) -> str:
+    c = text[p]
+    if ord(c) < 0x20 and c not in "\t\r\n":
+        return f"unexpected control character U+{ord(c):04X}"
+    if c == '"':
+        return "unterminated string" if b.string_end(text, p) < 0 else "expected an operation"
+    return f"expected an operation, found '{text[p:p + 20].split()[0] if text[p:p + 20].split() else c}'"

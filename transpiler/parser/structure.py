@@ -85,6 +85,9 @@ class StructureBuilder(Transformer):
         name, _, value = tok.value.partition("=")
         return Alias(name.strip(), value.strip(), (tok.start_pos, tok.end_pos))
 
+    def metadata(self, children: list) -> None:
+        return None  # `{-# ... #-}`: kept as written by the faithful printer
+
     def file(self, children: list) -> Module:
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]

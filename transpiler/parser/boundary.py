@@ -1,0 +1,148 @@
+"""Where an op ends: MLIR's token-level answers, without looking at line breaks first.
+
+``mlir-opt`` never ends an op at a newline: its lexer turns the buffer into tokens and the op's
+own parser decides where the op ends.  ttd-lower reads the structure without parsing every op
+in detail, so it answers the same question from the tokens around a line break (DESIGN.md,
+"Where an op ends"; SPEC.md section 3):
+
+* an op ends at a line break at bracket depth zero (``()``, ``[]``, ``<>``, ``{}`` that is not a
+  region, strings) *after which the next token begins an item*: an op (``%x =``, a quoted name
+  followed by ``(``, a dotted bare name, or a bare name of a default dialect such as ``return``),
+  a block label ``^bb``, the ``}`` that closes the enclosing region, an alias definition or
+  ``{-#`` metadata at the top level, or the end of the input;
+* a line that ends in ``,``, ``=``, ``:`` or ``->`` never ends an op;
+* a ``{`` opens a region when what follows it can only be an op or a block (``%``, ``^``, an
+  op name not followed by ``=``, ``,`` or ``}``; a name and ``}`` on a later line, or ``}``
+  alone on a later line); otherwise it opens an attribute dictionary.
+
+Comments (``// ...`` to the end of the line) stand anywhere between tokens and are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+# whitespace and comments between tokens
+SKIP = re.compile(r"(?:[ \t\r\n]+|//[^\n\r]*)*")
+COMMENT_END = re.compile(r"[\n\r]")
+# results of an op: `%a, %b:2 =` (not `==`)
+DEF = re.compile(r"%[\w$.\-]+(?::[0-9]+)?(?:[ \t\r\n]*,[ \t\r\n]*%[\w$.\-]+(?::[0-9]+)?)*[ \t\r\n]*=(?!=)[ \t\r\n]*")
+# an op name: quoted (generic form) or bare
+OP_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*')
+BARE_ID = re.compile(r"[A-Za-z_][\w$.\-]*")
+ALIAS_DEF = re.compile(r"[#!][\w$.\-]+[ \t]*=(?!=)")
+_SPACES = re.compile(r"[ \t\r]*")
+
+# Ops that may be written without their dialect prefix: the default dialect of the op holding
+# the region (``func.func`` -> ``return``, ``call``; ``builtin.module`` -> ``module``), and the
+# ``func`` of MLIR's older printer.
+DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "constant", "func"})
+
+
+def skip(text: str, pos: int) -> int:
+    """The offset of the next token at or after ``pos`` (past whitespace and comments)."""
+    return SKIP.match(text, pos).end()
+
+
+def string_end(text: str, i: int) -> int:
+    """Offset just past the string literal whose ``"`` is at ``i``; -1 when it is not closed on
+    its line (MLIR string literals hold no raw newline)."""
+    n = len(text)
+    j = i + 1
+    while j < n:
+        c = text[j]
+        if c == '"':
+            return j + 1
+        if c == "\\":
+            j += 2
+            continue
+        if c == "\n":
+            return -1
+        j += 1
+    return -1
+
+
+def starts_item(text: str, pos: int, top_level: bool) -> bool:
+    """Whether the token at ``pos`` (already past whitespace) begins a new item, so that an op
+    that reached a line break before it ends there."""
+    if pos >= len(text):
+        return True
+    c = text[pos]
+    if c == "}" or c == "^":
+        return True
+    if c == "%":
+        return starts_op_after_def(text, pos)
+    if c == '"':
+        end = string_end(text, pos)
+        return end > 0 and text.startswith("(", _SPACES.match(text, end).end())
+    if c == "#" or c == "!":
+        return top_level and ALIAS_DEF.match(text, pos) is not None
+    if c == "{":
+        return text.startswith("{-#", pos)
+    if c.isalpha() or c == "_":
+        m = OP_NAME.match(text, pos)
+        after = _SPACES.match(text, m.end()).end()
+        if text.startswith("=", after) and not text.startswith("==", after):
+            return False  # `key = value` of a dictionary written over several lines
+        word = m.group()
+        return "." in word or word in DEFAULT_DIALECT_OPS
+    return False
+
+
+def starts_op_after_def(text: str, pos: int) -> bool:
+    """Whether ``%...`` at ``pos`` is an op's results: ``%x =`` (or ``%a, %b:2 =``) followed by
+    an op name, so that it begins the next op even on the same line (``scf.for %i = %a`` is
+    not: a value follows the ``=``)."""
+    m = DEF.match(text, pos)
+    if m is None:
+        return False
+    q = m.end()
+    if q >= len(text):
+        return False
+    c = text[q]
+    if c == '"':
+        return True
+    name = OP_NAME.match(text, q)
+    return name is not None and ("." in name.group() or name.group() in DEFAULT_DIALECT_OPS)
+
+
+def continues(text: str, start: int, end: int) -> bool:
+    """Whether the significant text ``text[start:end]`` ends in a token after which an op
+    cannot end (``,``, ``=``, ``:``, ``->``)."""
+    if end <= start:
+        return False
+    c = text[end - 1]
+    return c in ",=:" or (c == ">" and end - 2 >= start and text[end - 2] == "-")
+
+
+def opens_region(text: str, pos: int) -> bool:
+    """Whether the ``{`` just before ``pos`` opens a region (else an attribute dictionary)."""
+    q = skip(text, pos)
+    if q >= len(text):
+        return False
+    c = text[q]
+    if c == "}":
+        return "\n" in text[pos:q]  # `{` and `}` on different lines: an empty region
+    if c == "%" or c == "^":
+        return True
+    if c == '"':
+        end = string_end(text, q)
+        if end < 0:
+            return False
+    elif c.isalpha() or c == "_":
+        end = BARE_ID.match(text, q).end()
+    else:
+        return False
+    after = skip(text, end)
+    if after >= len(text) or text[after] in "=,":
+        return False
+    if text[after] == "}":  # `{unit}` or a region holding one op without operands (`scf.yield`)
+        return "\n" in text[end:after]
+    return True
+
+
+def trim_end(text: str, start: int, end: int) -> int:
+    """``end`` moved back over blanks (and a CRLF's ``\\r``), not before ``start``."""
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
