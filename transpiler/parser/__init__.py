@@ -14,7 +14,6 @@ from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.core import Module, Source
 from ..gcpause import collector_paused
 from .lexer import LexError
-from .scan import closing_quote
 
 _lock = threading.Lock()
 
@@ -63,13 +62,15 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
             builder.source = None
 
 
-# `#name` of an attribute alias (no dot: `#tt.cache_policy<...>` is a dialect attribute)
-_ALIAS_USE = re.compile(r"#([A-Za-z_][\w$]*)(?![\w$.<\-])")
+# `#name` of an attribute alias (no dot: `#tt.cache_policy<...>` is a dialect attribute), with
+# strings and comments matched first so that neither defines nor uses an alias
+_ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|#([A-Za-z_][\w$]*)(?![\w$.<\-])')
 
 
 def _check_aliases(module: Module) -> None:
     """Every alias is defined once, and every ``#name`` used is defined (as MLIR requires: a
-    truncated dump often loses the ``#loc`` definitions at its end).
+    truncated dump often loses the ``#loc`` definitions at its end).  A ``#name`` inside a
+    string or a comment (``// CHECK: #map``) is no use (SPEC.md section 3).
 
     Raises:
         DiagnosticError: at the second definition, or at the first use of an undefined alias.
@@ -84,23 +85,10 @@ def _check_aliases(module: Module) -> None:
     if "#" not in text:
         return
     for m in _ALIAS_USE.finditer(text):
-        name = "#" + m.group(1)
-        if name in defined or _in_string(text, m.start()):
+        if m.group(1) is None or "#" + m.group(1) in defined:
             continue
-        raise DiagnosticError([Diagnostic(ERROR, f"undefined alias '{name}' (never defined in this file)",
+        raise DiagnosticError([Diagnostic(ERROR, f"undefined alias '#{m.group(1)}' (never defined in this file)",
                                           source, m.start())])
-
-
-def _in_string(text: str, offset: int) -> bool:
-    """Whether ``offset`` is inside a string literal of its line."""
-    i = text.rfind("\n", 0, offset) + 1
-    while i < offset:
-        if text[i] == '"':
-            i = closing_quote(text, i, offset)
-            if i >= offset:
-                return True
-        i += 1
-    return False
 
 
 def _unexpected(e, source: Source) -> Diagnostic:

@@ -36,7 +36,7 @@ _SPACES = re.compile(r"[ \t\r]*")
 # Ops that may be written without their dialect prefix: the default dialect of the op holding
 # the region (``func.func`` -> ``return``, ``call``; ``builtin.module`` -> ``module``), and the
 # ``func`` of MLIR's older printer.
-DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "constant", "func"})
+DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "func"})
 
 
 def skip(text: str, pos: int) -> int:
@@ -68,8 +68,10 @@ def starts_item(text: str, pos: int, top_level: bool) -> bool:
     if pos >= len(text):
         return True
     c = text[pos]
-    if c == "}" or c == "^":
+    if c == "}":
         return True
+    if c == "^":
+        return is_block_label(text, pos)
     if c == "%":
         return starts_op_after_def(text, pos)
     if c == '"':
@@ -87,6 +89,34 @@ def starts_item(text: str, pos: int, top_level: bool) -> bool:
         word = m.group()
         return "." in word or word in DEFAULT_DIALECT_OPS
     return False
+
+
+def is_block_label(text: str, pos: int) -> bool:
+    """Whether ``^name`` at ``pos`` is a block label (``^bb1(%x: i32):``), not a successor of
+    the op before it (``cf.br ^bb1(%x : i32)``, possibly on the next line)."""
+    m = BARE_ID.match(text, pos + 1)
+    if m is None:
+        return False
+    q = skip(text, m.end())
+    if text.startswith("(", q):
+        depth = 0
+        n = len(text)
+        while q < n:
+            c = text[q]
+            if c == '"':
+                q = string_end(text, q)
+                if q < 0:
+                    return False
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            q += 1
+        q = skip(text, q + 1)
+    return text.startswith(":", q)
 
 
 def starts_op_after_def(text: str, pos: int) -> bool:
