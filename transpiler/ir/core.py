@@ -16,6 +16,7 @@ of a replaced op to its replacement, so every use, by reference or by name, stay
 from __future__ import annotations
 
 import bisect
+import re
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
@@ -380,15 +381,18 @@ class Module:
             yield from op.walk()
 
 
+_RESULT_GROUP = re.compile(r"(%[\w$.\-]+)(?::([0-9]+))?")
+
+
 def _results_from_def(op: Operation) -> List[OpResult]:
-    """Result values of a source op, from its ``def_text`` (``%a, %b:2 = ``)."""
+    """Result values of a source op, from its ``def_text`` (``%a, %b:2 = ``; blanks and
+    comments may stand between the names)."""
     text = op.def_text
     if not text:
         return []
     results: List[OpResult] = []
-    for group in text.rstrip().rstrip("=").split(","):
-        group = group.strip()
-        name, _, count = group.partition(":")
+    for m in _RESULT_GROUP.finditer(re.sub(r"//[^\n\r]*", "", text)):
+        name, count = m.group(1), m.group(2)
         if count:
             base = len(results)
             results.extend([OpResult(op, base + k, f"{name}#{k}") for k in range(int(count))])

@@ -25,13 +25,15 @@ import re
 # whitespace and comments between tokens
 SKIP = re.compile(r"(?:[ \t\r\n]+|//[^\n\r]*)*")
 COMMENT_END = re.compile(r"[\n\r]")
+# blanks and comments, wherever MLIR allows whitespace
+_WS = r"(?:[ \t\r\n]|//[^\n\r]*)*"
 # results of an op: `%a, %b:2 =` (not `==`)
-DEF = re.compile(r"%[\w$.\-]+(?::[0-9]+)?(?:[ \t\r\n]*,[ \t\r\n]*%[\w$.\-]+(?::[0-9]+)?)*[ \t\r\n]*=(?!=)[ \t\r\n]*")
+DEF = re.compile(rf"%[\w$.\-]+(?::[0-9]+)?(?:{_WS},{_WS}%[\w$.\-]+(?::[0-9]+)?)*{_WS}=(?!=){_WS}")
 # an op name: quoted (generic form) or bare
 OP_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*')
 BARE_ID = re.compile(r"[A-Za-z_][\w$.\-]*")
-ALIAS_DEF = re.compile(r"[#!][\w$.\-]+[ \t]*=(?!=)")
-_SPACES = re.compile(r"[ \t\r]*")
+ALIAS_DEF = re.compile(rf"[#!][\w$.\-]+{_WS}=(?!=)")
+_SPACES = re.compile(_WS)
 
 # Ops that may be written without their dialect prefix: the default dialect of the op holding
 # the region (``func.func`` -> ``return``, ``call``; ``builtin.module`` -> ``module``), and the

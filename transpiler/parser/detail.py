@@ -84,8 +84,8 @@ def body_text(op: Operation) -> BodyText:
     pieces: List[Tuple[int, int]] = []
     pos = 0
     for piece in op.body or ():
-        if piece is None:
-            parts.append(" " + REGION_SLOT + " ")
+        if piece is None:  # line breaks around the slot: a piece may end in a comment
+            parts.append("\n" + REGION_SLOT + "\n")
             pos += 3
         else:
             pieces.append((pos, piece.start_pos))

@@ -8,12 +8,16 @@ parsing").
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional
 
 from lark import Transformer
 
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
 from .lexer import Tok
+
+
+_ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
 
 
 class StructureBuilder(Transformer):
@@ -82,8 +86,9 @@ class StructureBuilder(Transformer):
 
     def alias(self, children: list) -> Alias:
         tok: Tok = children[0]
-        name, _, value = tok.value.partition("=")
-        return Alias(name.strip(), value.strip(), (tok.start_pos, tok.end_pos))
+        name = _ALIAS_NAME.match(tok.value).group()
+        value = tok.value[tok.value.index("=", len(name)) + 1 :]
+        return Alias(name, value.strip(), (tok.start_pos, tok.end_pos))
 
     def metadata(self, children: list) -> None:
         return None  # `{-# ... #-}`: kept as written by the faithful printer
