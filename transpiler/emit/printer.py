@@ -48,14 +48,25 @@ def value_name(v: Value) -> str:
 
 
 def results_prefix(results: List[OpResult], name_of: NameOf = value_name) -> str:
-    """``%a = ``, ``%a, %b = `` or ``%0:3 = `` (a group of ``%0#0..%0#2``)."""
+    """``%a = ``, ``%a, %b = ``, ``%0:3 = `` (the group ``%0#0..%0#2``) or ``%a, %b:2 = ``:
+    result groups are printed as the input wrote them (``%r:1`` stays ``%r:1``)."""
     if not results:
         return ""
+    out: List[str] = []
     names = [name_of(r) for r in results]
-    bases = {n.split("#")[0] for n in names}
-    if len(results) > 1 and len(bases) == 1 and all("#" in n for n in names):
-        return f"{bases.pop()}:{len(results)} = "
-    return ", ".join(names) + " = "
+    i = 0
+    while i < len(names):
+        base, _, index = names[i].partition("#")
+        if index != "0":
+            out.append(names[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(names) and names[j] == f"{base}#{j - i}":
+            j += 1
+        out.append(f"{base}:{j - i}")
+        i = j
+    return ", ".join(out) + " = "
 
 
 def _types(types: Iterable, what: str, op: Operation) -> List[str]:

@@ -1,31 +1,38 @@
-"""``--strip-debuginfo`` on faithful output: drop ``loc(...)`` trailers and ``#loc`` aliases.
+"""``--strip-debuginfo`` on faithful output: drop debug locations, keep locations that are data.
 
-Works on the text, one line at a time, skipping string literals, so that a string containing
-``loc(`` is never touched.  Block-argument and function-argument locations go too (as with
-``mlir-opt`` without ``--mlir-print-debuginfo``).
+As ``mlir-opt`` without ``--mlir-print-debuginfo``: the trailing ``loc(...)`` of ops, block
+arguments and function arguments goes, and so do the ``#name = loc(...)`` aliases that only
+those used.  A location written as an attribute *value* (``{where = loc("x":1:2)}``,
+``[loc(...), ...]``, ``#dialect<loc(...)>``) is data, not debug info: it stays, with every alias
+it needs (SPEC.md section 3).  String literals and comments are never touched.
 """
 
 from __future__ import annotations
 
 import re
+from typing import List, Set, Tuple
 
-from ..parser.scan import closing_quote
+# strings and comments first (skipped), then a `loc(` that is not part of a longer name
+_SCAN = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|(?<![\w$.@^%#!\-])loc\(')
+_LOC_ALIAS = re.compile(r"^[ \t]*(#[\w$.\-]+)[ \t]*=[ \t]*loc\(", re.M)
+_ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|(#[\w$.\-]+)')
+_DATA_BEFORE = set("=[,<({")  # a loc(...) after one of these is an attribute value
 
-_LOC_ALIAS = re.compile(r"^#[\w$.\-]+[ \t]*=[ \t]*loc\(.*$\n?", re.M)
 
-
-def _loc_end(line: str, start: int) -> int:
+def _balanced_end(text: str, start: int) -> int:
     """End offset of the balanced ``loc(...)`` starting at ``start`` (-1 if unbalanced)."""
-    depth = 0
-    i = start + 3
-    while i < len(line):
-        ch = line[i]
-        if ch == '"':
-            i = closing_quote(line, i) + 1
+    depth, i, n = 0, start + 3, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
             continue
-        if ch == "(":
+        if c == "(":
             depth += 1
-        elif ch == ")":
+        elif c == ")":
             depth -= 1
             if depth == 0:
                 return i + 1
@@ -33,31 +40,84 @@ def _loc_end(line: str, start: int) -> int:
     return -1
 
 
-def _strip_line(line: str) -> str:
-    if "loc(" not in line:
-        return line
+def _locations(text: str) -> List[Tuple[int, int, bool]]:
+    """Every top-level ``loc(...)``: (start, end, is_data)."""
     out = []
-    i = 0
-    start = 0
-    while i < len(line):
-        if line[i] == '"':
-            i = closing_quote(line, i) + 1
+    pos = 0
+    while True:
+        m = _SCAN.search(text, pos)
+        if m is None:
+            return out
+        if m.group()[0] in '"/':
+            pos = m.end()
             continue
-        if line.startswith("loc(", i) and (i == 0 or not (line[i - 1].isalnum() or line[i - 1] in "_$.@^%#!-")):
-            end = _loc_end(line, i)
-            if end > 0:
-                cut = i
-                while cut > start and line[cut - 1] == " ":
-                    cut -= 1
-                out.append(line[start:cut])
-                start = i = end
-                continue
-        i += 1
-    out.append(line[start:])
-    return "".join(out)
+        start = m.start()
+        end = _balanced_end(text, start)
+        if end < 0:
+            return out
+        k = start - 1
+        while k >= 0 and text[k] in " \t\r\n":
+            k -= 1
+        out.append((start, end, k >= 0 and text[k] in _DATA_BEFORE))
+        pos = end
 
 
 def strip_locations(text: str) -> str:
-    """``text`` without locations: every ``loc(...)`` outside strings, and ``#x = loc(...)`` lines."""
-    text = _LOC_ALIAS.sub("", text)
-    return "\n".join(_strip_line(line) for line in text.split("\n"))
+    """``text`` without debug locations (see the module docstring)."""
+    aliases = {}
+    for m in _LOC_ALIAS.finditer(text):
+        end = _balanced_end(text, m.end() - 4)
+        if end > 0:
+            line_end = text.find("\n", end)
+            aliases[m.group(1)] = (m.start(), len(text) if line_end < 0 else line_end + 1)
+    alias_spans = sorted(aliases.values())
+    out: List[str] = []
+    cursor = 0
+    for start, end, is_data in _locations(text):
+        if is_data or any(a <= start < b for a, b in alias_spans):
+            continue
+        cut = start
+        while cut > cursor and text[cut - 1] in " \t":
+            cut -= 1
+        out.append(text[cursor:cut])
+        cursor = end
+    out.append(text[cursor:])
+    stripped = "".join(out)
+    return _drop_unused_aliases(stripped, aliases.keys())
+
+
+def _drop_unused_aliases(text: str, names) -> str:
+    """Remove the definitions of the location aliases in ``names`` that nothing left uses
+    (an alias used by a kept alias is kept too)."""
+    spans = {}
+    for m in _LOC_ALIAS.finditer(text):
+        end = _balanced_end(text, m.end() - 4)
+        line_end = text.find("\n", end)
+        spans[m.group(1)] = (m.start(), len(text) if line_end < 0 else line_end + 1)
+    inside = sorted(spans.values())
+
+    def uses(segment: str) -> Set[str]:
+        return {m.group(1) for m in _ALIAS_USE.finditer(segment) if m.group(1)}
+
+    outside, cursor = [], 0
+    for a, b in inside:
+        outside.append(text[cursor:a])
+        cursor = b
+    outside.append(text[cursor:])
+    keep = uses("".join(outside))
+    work = [n for n in keep if n in spans]
+    while work:
+        name = work.pop()
+        a, b = spans[name]
+        value = text[a:b].split("=", 1)[1]
+        for used in uses(value):
+            if used in spans and used not in keep:
+                keep.add(used)
+                work.append(used)
+    drop = sorted(span for name, span in spans.items() if name in names and name not in keep)
+    out, cursor = [], 0
+    for a, b in drop:
+        out.append(text[cursor:a])
+        cursor = b
+    out.append(text[cursor:])
+    return "".join(out)

@@ -34,10 +34,17 @@ class RewritePattern:
 
 
 class ValueNamer:
-    """Fresh SSA names that are unused in the enclosing function (names may not be reused in
-    nested regions of one function, so uniqueness per function is what MLIR requires)."""
+    """Fresh SSA names, unique where they are visible (SPEC.md section 3).
 
-    def __init__(self) -> None:
+    Inside a function (an isolated-from-above op), a name must be new in the whole function:
+    MLIR forbids a name that an enclosing region already defines, and sibling regions are
+    simplest kept apart too.  Outside any function (ops at the top level of a module, or of an
+    implicit module) the scope is the whole module.  The names of a scope are collected once,
+    from its source text, and every name handed out is added, so naming costs O(1) per name.
+    """
+
+    def __init__(self, module: Optional[Module] = None) -> None:
+        self.module = module
         self._used: Dict[int, Set[str]] = {}
 
     def _names_of(self, function: Optional[Operation], anchor: Operation) -> Set[str]:
@@ -45,10 +52,16 @@ class ValueNamer:
         used = self._used.get(key)
         if used is None:
             used = set()
-            scope = function or anchor
-            if scope.source is not None and scope.span is not None:
-                used.update(_SSA_NAME.findall(scope.source.text, *scope.span))
-            for op in scope.walk() if function is not None else ():
+            if function is not None:
+                if function.source is not None and function.span is not None:
+                    used.update(_SSA_NAME.findall(function.source.text, *function.span))
+                ops = function.walk()
+            else:
+                source = self.module.source if self.module is not None else anchor.source
+                if source is not None:
+                    used.update(_SSA_NAME.findall(source.text))
+                ops = self.module.walk() if self.module is not None else anchor.walk()
+            for op in ops:
                 if op.source is None:
                     used.update(r.name.split("#")[0] for r in op.results if r.name)
             self._used[key] = used
@@ -79,7 +92,7 @@ class PatternRewriter:
 
     def __init__(self, module: Module, namer: Optional[ValueNamer] = None):
         self.module = module
-        self.namer = namer or ValueNamer()
+        self.namer = namer or ValueNamer(module)
         self.current: Optional[Operation] = None
 
     # ---- creation -----------------------------------------------------------------------------
