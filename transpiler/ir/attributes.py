@@ -190,7 +190,7 @@ def quote_string(value: str) -> str:
         elif 0x20 <= code < 0x7F:
             out.append(ch)
         else:
-            out.extend(f"\\{b:02X}" for b in ch.encode("utf-8"))
+            out.extend(f"\\{b:02X}" for b in ch.encode("utf-8", "surrogateescape"))  # bytes kept
     return '"' + "".join(out) + '"'
 
 

@@ -86,18 +86,30 @@ def check_redefinitions(op: Operation) -> None:
 
     names = [r.name.split("#")[0] for r in op.results if r.name]
     block = op.parent
-    first = True
+    inner: Optional[Operation] = None  # the op of the enclosing region that holds `op`
     while names and block is not None and block.parent is not None:
         region = block.parent
         defs = region_defs(region)
         for name in names:
-            if (first and name in defs[_TWICE]) or (not first and name in defs):
+            if (inner is None and name in defs[_TWICE]) or (inner is not None and _visible_at(defs.get(name), inner)):
                 raise DiagnosticError([op_error(op, f"redefinition of SSA value '{name}'")])
         parent = region.parent
         if parent is None or is_isolated(parent):
             break
-        first = False
+        inner = parent
         block = parent.parent
+
+
+def _visible_at(value: Optional[Value], op: Operation) -> bool:
+    """Whether ``value`` of an enclosing region is already defined where ``op`` begins: a name
+    defined there *after* ``op``'s regions closed is a new name (MLIR drops a region's names
+    when the region closes)."""
+    if value is None:
+        return False
+    if isinstance(value, OpResult) and value.op.span is not None and op.span is not None \
+            and value.op.source is op.source:
+        return value.op.span[0] < op.span[0]
+    return True
 
 
 def invalidate(block: Optional[Block]) -> None:

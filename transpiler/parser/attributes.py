@@ -60,11 +60,31 @@ def _typed(literal: str, type_: Type = None):
     if isinstance(type_, IntegerType) and type_.width == 1:
         return BoolAttr(int(literal, 0) != 0)
     value = int(literal, 0)
-    if literal.lower().startswith("0x") and isinstance(type_, IntegerType) and type_.signedness != "u":
-        # a hex literal is the value's bits: 0xFFFFFFFFFFFFFFFF : i64 is -1 (as MLIR reads it)
-        if value >= 1 << (type_.width - 1):
-            value -= 1 << type_.width
+    if isinstance(type_, IntegerType):
+        value = integer_at_width(value, type_)
     return IntegerAttr(value, type_)
+
+
+def integer_at_width(value: int, type_: IntegerType) -> int:
+    """An integer literal read at its type's width, as MLIR reads it (SPEC.md section 3): a
+    signless integer is its bits, stored signed (``18446744073709551615 : i64`` and
+    ``0xFFFFFFFFFFFFFFFF : i64`` are both -1); ``si``/``ui`` keep their own range.
+
+    Raises:
+        ValueError: the literal does not fit in the type ("integer constant out of range").
+    """
+    width = type_.width
+    if type_.signedness == "u":
+        low, high = 0, (1 << width) - 1
+    elif type_.signedness == "s":
+        low, high = -(1 << (width - 1)), (1 << (width - 1)) - 1
+    else:
+        low, high = -(1 << (width - 1)), (1 << width) - 1
+    if not low <= value <= high:
+        raise ValueError(f"integer constant {value} out of range for {type_}")
+    if type_.signedness == "" and value >= 1 << (width - 1):
+        value -= 1 << width
+    return value
 
 
 def coarse_attribute(text: str):
