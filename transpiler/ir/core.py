@@ -300,6 +300,7 @@ class Block:
     label: Optional[str] = None
     label_offset: Optional[int] = None
     _arguments: Optional[List[BlockArgument]] = None
+    _defs: Optional[dict] = None  # name -> Value at the top level of a module (scope.py)
 
     @property
     def arguments(self) -> List[BlockArgument]:

@@ -112,13 +112,24 @@ def _visible_at(value: Optional[Value], op: Operation) -> bool:
     return True
 
 
-def invalidate(block: Optional[Block]) -> None:
-    """Forget cached definitions of the regions around ``block`` (after a rewrite)."""
-    while block is not None and block.parent is not None:
-        region = block.parent
-        region._defs = None
-        op = region.parent
-        block = op.parent if op is not None else None
+def define_results(block: Block, op: Operation) -> None:
+    """Make the named results of ``op``, newly put in ``block``, visible to name lookups (the
+    name table is built once per region and updated as the rewriter inserts names, never
+    rebuilt: lowering stays linear in the ops, DESIGN.md "Where an op ends")."""
+    region = block.parent
+    defs = region._defs if region is not None else block._defs
+    if defs is None:
+        return
+    for r in op.results:
+        if r.name:
+            defs.setdefault(r.name, r)
+
+
+def _top_level_defs(block: Block) -> Dict[str, Value]:
+    """Name -> value of the ops at the top level (MLIR's implicit module), built once."""
+    if block._defs is None:
+        block._defs = {r.name: r for o in block.ops for r in o.results if r.name}
+    return block._defs
 
 
 def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: int = 0,
@@ -136,7 +147,7 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
     while block is not None:
         region = block.parent
         if region is None:  # the top level (MLIR's implicit module)
-            value = next((r for o in block.ops for r in o.results if r.name == name), None)
+            value = _top_level_defs(block).get(name)
             if value is not None:
                 return _dominating(value, op, index, offset)
             break
@@ -160,7 +171,8 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
 def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]) -> Value:
     """``value``, checked to be defined before ``user`` when both are in one block (MLIR's
     dominance rule for ops of one block; across blocks the CFG decides, which is left to the
-    verifier downstream)."""
+    verifier downstream).  Positions are source offsets (an op a rewrite made stands where its
+    source op stood), so the check is O(1) however long the block is."""
     if not isinstance(value, OpResult) or value.op.parent is None or user.source is None:
         return value
     block = value.op.parent
@@ -169,7 +181,8 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
         node = node.parent_op
     if node is None or node is value.op:
         return value
-    if block.index_of(value.op) > block.index_of(node):
+    defined, used = _position(value.op), _position(node)
+    if defined is not None and used is not None and defined > used:
         from ..diagnostics import Note, op_error, op_location
 
         diag = op_error(user, f"operand #{index} does not dominate this use", at=offset)
@@ -177,6 +190,11 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
         diag.notes.append(Note("operand defined here (op in the same block)", *where))
         raise DiagnosticError([diag])
     return value
+
+
+def _position(op: Operation) -> Optional[int]:
+    span = op.span if op.span is not None else op.origin
+    return span[0] if span is not None else None
 
 
 def _region_arguments_known(op: Operation) -> bool:

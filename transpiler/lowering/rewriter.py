@@ -17,10 +17,11 @@ import re
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Set
 
 from ..diagnostics import DiagnosticEngine, DiagnosticError
-from ..ir.core import Module, Operation, Value, enclosing_function
-from ..ir.scope import invalidate
+from ..ir.core import Block, Module, Operation, Value, enclosing_function
+from ..ir.scope import define_results
 
 _SSA_NAME = re.compile(r"%[\w$.\-]+")
+_HINT = re.compile(r"[A-Za-z_$.\-][\w$.\-]*|[0-9]+")
 
 
 class RewritePattern:
@@ -46,6 +47,7 @@ class ValueNamer:
     def __init__(self, module: Optional[Module] = None) -> None:
         self.module = module
         self._used: Dict[int, Set[str]] = {}
+        self._next: Dict[tuple, int] = {}
 
     def _names_of(self, function: Optional[Operation], anchor: Operation) -> Set[str]:
         key = id(function)
@@ -69,20 +71,29 @@ class ValueNamer:
 
     def fresh(self, anchor: Operation, hint: str) -> str:
         """A name based on ``hint`` (``c1_i32``) not used in ``anchor``'s function."""
-        used = self._names_of(enclosing_function(anchor), anchor)
-        if not re.fullmatch(r"[A-Za-z_$.\-][\w$.\-]*|[0-9]+", hint):
+        function = enclosing_function(anchor)
+        used = self._names_of(function, anchor)
+        if not _HINT.fullmatch(hint):
             hint = "v"
         name = f"%{hint}"
-        n = 0
+        key = (id(function), hint)
+        n = self._next.get(key, 0)  # the suffixes tried before are taken: start after them
         while name in used:
             name = f"%{hint}_{n}"
             n += 1
+        self._next[key] = n
         used.add(name)
         return name
 
 
 class PatternRewriter:
     """Mutates the IR for patterns and keeps the record the faithful emitter needs.
+
+    Insertions and erasures are recorded per anchor op and applied to each block's op list in
+    one pass by :meth:`commit` (called by :func:`apply_patterns` at the end of its sweep), so a
+    rewrite costs O(1) however long the block is (MLIR keeps ops in linked lists for the same
+    reason).  Until then, a new op already has its ``parent``, and the names of its results are
+    visible to name lookups (``region_defs``), but ``block.ops`` still lists the old ops.
 
     Attributes:
         module: the module being rewritten; its ``erased`` set receives the spans of source
@@ -94,6 +105,10 @@ class PatternRewriter:
         self.module = module
         self.namer = namer or ValueNamer(module)
         self.current: Optional[Operation] = None
+        self._before: Dict[int, List[Operation]] = {}
+        self._after: Dict[int, List[Operation]] = {}
+        self._erased: Set[int] = set()
+        self._blocks: Dict[int, Block] = {}
 
     # ---- creation -----------------------------------------------------------------------------
     def create(self, name: str, operands: Sequence[Value] = (), result_types=(), attributes=None, properties=None,
@@ -110,24 +125,30 @@ class PatternRewriter:
 
     # ---- mutation -----------------------------------------------------------------------------
     def insert_before(self, anchor: Operation, op: Operation) -> Operation:
-        block = anchor.parent
-        block.insert(block.index_of(anchor), op)
-        invalidate(block)
+        self._place(anchor, op, self._before)
         return op
 
     def insert_after(self, anchor: Operation, op: Operation) -> Operation:
-        block = anchor.parent
-        block.insert(block.index_of(anchor) + 1, op)
-        invalidate(block)
+        self._place(anchor, op, self._after)
         return op
+
+    def _place(self, anchor: Operation, op: Operation, where: Dict[int, List[Operation]]) -> None:
+        block = anchor.parent
+        if block is None:
+            raise ValueError(f"{anchor!r} is not in a block")
+        op.parent = block
+        where.setdefault(id(anchor), []).append(op)
+        self._blocks[id(block)] = block
+        define_results(block, op)
 
     def erase_op(self, op: Operation) -> None:
         block = op.parent
-        del block.ops[block.index_of(op)]
+        if block is not None:
+            self._blocks[id(block)] = block
+        self._erased.add(id(op))
         op.parent = None
         if op.span is not None and op.source is self.module.source:
             self.module.erased.add(op.span)
-        invalidate(block)
 
     def replace_op(self, op: Operation, new_op: Operation) -> Operation:
         """Put ``new_op`` where ``op`` is; ``new_op`` takes over ``op``'s result values (so
@@ -143,6 +164,25 @@ class PatternRewriter:
         self.erase_op(op)
         return new_op
 
+    def commit(self) -> None:
+        """Apply the recorded insertions and erasures to the op lists (one pass per block)."""
+        before, after, erased = self._before, self._after, self._erased
+        for block in self._blocks.values():
+            ops: List[Operation] = []
+
+            def emit(op: Operation) -> None:
+                for new in before.get(id(op), ()):
+                    emit(new)
+                if id(op) not in erased:
+                    ops.append(op)
+                for new in after.get(id(op), ()):
+                    emit(new)
+
+            for op in block.ops:
+                emit(op)
+            block.ops[:] = ops
+        self._before, self._after, self._erased, self._blocks = {}, {}, set(), {}
+
 
 def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnostics: DiagnosticEngine,
                    rewriter: Optional[PatternRewriter] = None, on_op: Optional[Callable] = None) -> int:
@@ -156,6 +196,15 @@ def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnosti
         by_name.setdefault(p.op_name, []).append(p)
     rewriter = rewriter or PatternRewriter(module)
     worklist = [op for op in module.walk() if op.name in by_name]
+    count = 0
+    try:
+        count = _sweep(worklist, by_name, rewriter, diagnostics)
+    finally:
+        rewriter.commit()
+    return count
+
+
+def _sweep(worklist, by_name, rewriter: PatternRewriter, diagnostics: DiagnosticEngine) -> int:
     count = 0
     for op in worklist:
         rewriter.current = op
