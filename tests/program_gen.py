@@ -97,6 +97,8 @@ class Expect:
     tensor_result: Optional[str] = None  # a ranked tensor result type
     new_constants: tuple = ()  # values of the arith.constant ops notify adds (in order)
     trunci: bool = False
+    warning: bool = False  # a located warning (notify on a pointer to neither i32 nor i64)
+    guarded: bool = False  # a wait with a predicate: lowered inside an scf.if
 
 
 @attrs.define
@@ -238,8 +240,9 @@ class _Gen:
             consts = (code,) if constant is None else (constant, code)
             self.record(kind="notify", symbol="aclshmemx_signal_op", operand_count=4, gm=gm,
                         attrs=("sigOp", "commScope"), new_constants=consts, trunci=constant is None)
-        elif p.elem == "i64" and sig_op == "set":
-            self.record(kind="notify", symbol="aclshmem_int64_p", operand_count=3, gm=gm, attrs=("sigOp", "commScope"))
+        elif p.elem != "i32" and sig_op == "set":  # SPEC 2.2: other pointees as upstream, with a warning
+            self.record(kind="notify", symbol="aclshmem_int64_p", operand_count=3, gm=gm, attrs=("sigOp", "commScope"),
+                        warning=p.elem != "i64")
         else:
             self.record(kind="notify", symbol=None)
 
