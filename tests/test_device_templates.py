@@ -30,6 +30,7 @@ STRICT = ["-Wall", "-Wextra", "-Werror", "-pedantic"]
 SHMEM_TYPES = ["half", "float", "int8", "int16", "int32", "int64",
                "uint8", "uint16", "uint32", "uint64", "char", "bfloat16"]
 WAIT_TYPES = ["int8", "int16", "int32", "int64"]
+WAIT_UNTIL_TYPES = ["float", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "char"]
 TOKEN_TYPES = ["int8", "int16", "int32", "int64", "half", "float", "char", "bfloat16"]
 RMA_OPS = ["getmem", "putmem", "getmem_nbi", "putmem_nbi", "putmem_signal", "putmem_signal_nbi"]
 SINGLES = ["aclshmem_my_pe", "aclshmem_n_pes", "aclshmem_team_my_pe", "aclshmem_team_n_pes",
@@ -43,6 +44,7 @@ def expected_families() -> dict[str, set[str]]:
         "ptr": {f"aclshmem_ptr_{t}" for t in SHMEM_TYPES},
         "p": {f"aclshmem_{t}_p" for t in SHMEM_TYPES},
         "wait": {f"aclshmem_wait_{t}" for t in WAIT_TYPES},
+        "wait_until": {f"aclshmem_wait_until_{t}" for t in WAIT_UNTIL_TYPES},
         "consume_token_scalar": {f"aclshmem_consume_token_{t}" for t in TOKEN_TYPES},
         "consume_token_ptr": {f"aclshmem_consume_token_{t}_ptr_{r}d"
                               for t in TOKEN_TYPES for r in range(1, 6)},
@@ -137,14 +139,14 @@ def test_symbol_families_are_complete_and_exact():
     symbols = read_symbols()
     families = expected_families()
     counts = {name: len(members) for name, members in families.items()}
-    assert counts == {"ptr": 12, "p": 12, "wait": 4, "consume_token_scalar": 8,
+    assert counts == {"ptr": 12, "p": 12, "wait": 4, "wait_until": 10, "consume_token_scalar": 8,
                       "consume_token_ptr": 40, "rma": 72, "single": 13}
     for name, members in families.items():
         missing = members - symbols.keys()
         assert not missing, f"{name}: missing {sorted(missing)}"
     expected = set().union(*families.values())
     assert symbols.keys() == expected, f"unexpected: {sorted(symbols.keys() - expected)}"
-    assert len(symbols) == 161
+    assert len(symbols) == 171
 
 
 def test_symbols_txt_format():

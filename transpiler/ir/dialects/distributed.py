@@ -69,9 +69,7 @@ def _verify_wait(op) -> List[str]:
     for t in op.result_types:
         if not isinstance(t, IntegerType):
             errors.append(f"the token must be an integer, found {t}")
-    if len(pred) > 1:
-        errors.append(f"expects at most 4 operands (barrierPtr, numBarriers, waitValue, pred), found {3 + len(pred)}")
-    elif pred and pred[0] is not None and pred[0] != I1:
+    if pred and pred[0] is not None and pred[0] != I1:
         errors.append(f"the predicate 'pred' must be i1, found {pred[0]}")
     return errors + _check_enums(op, (("scope", MEM_SYNC_SCOPE), ("semantic", MEM_SEMANTIC)))
 
