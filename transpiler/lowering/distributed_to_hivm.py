@@ -18,17 +18,20 @@ from typing import List, Optional
 import attrs
 
 from ..diagnostics import WARNING, Diagnostic, DiagnosticEngine, DiagnosticError, op_error, op_location, with_function_note
-from ..ir.attributes import UNIT, StringAttr
+from ..ir.attributes import UNIT, IntegerAttr, StringAttr
 from ..ir.core import Module, Operation, Value, enclosing_function
 from ..ir.dialect import all_attributes, lookup
 from ..ir.dialects.distributed import OPS
-from ..ir.types import I32, RankedTensorType
+from ..ir.types import I32, IntegerType, RankedTensorType
 from ..ir.verifier import verify_op
 from . import core_type as ct
+from .abi import AbiMismatch, match_operands
+from .constants import integer_constant
 from . import naming
 from .custom_attrs import check_reserved_attributes, custom_attributes, gm_addr_args_indices, is_memory_effect_free
 from .guard import guard_with_predicate
-from .notify import notify_operands
+from .link_check import SymbolLibrary
+from .notify import derived_name, notify_operands
 from .rewriter import PatternRewriter, RewritePattern, apply_patterns
 
 CUSTOM_OP = "hivm.hir.custom"
@@ -38,9 +41,13 @@ DISTRIBUTED_OPS = tuple(d.name for d in OPS)
 @attrs.define
 class LoweringOptions:
     """``core_type_fallback``: infer an unannotated extern_call's core type from its symbol
-    (CLI ``--core-type-fallback=symbol-table``, SPEC.md section 2.3)."""
+    (CLI ``--core-type-fallback=symbol-table``, SPEC.md section 2.3).  ``library``: the device
+    library the operands are matched against (SPEC.md section 5: wider integer parameters get
+    an extension, other mismatches are errors); None (``--no-link-check``) passes the operands
+    as they are."""
 
     core_type_fallback: bool = False
+    library: Optional[SymbolLibrary] = None
 
 
 class LowerDistributedOp(RewritePattern):
@@ -82,11 +89,13 @@ class LowerDistributedOp(RewritePattern):
             _check_wrapper_abi(op)
             for t in op.result_types:
                 _check_result_type(t)
-        except (naming.Unlowerable, ct.CoreTypeError) as e:
+            widths = self._abi_widths(symbol, in_types, op.result_types)
+        except (naming.Unlowerable, ct.CoreTypeError, AbiMismatch) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
         if warning is not None:
             source, offset = op_location(op)
             rewriter.module.warnings.append(Diagnostic(WARNING, f"'{op.name}' op {warning}", source, offset))
+        ins, in_types = _extend(op, rewriter, ins, in_types, widths)
         custom, mark = _build_custom(op, rewriter, symbol, ins, in_types, core)
         if pred is not None:
             guard_with_predicate(op, rewriter, pred, custom)
@@ -96,6 +105,14 @@ class LowerDistributedOp(RewritePattern):
             rewriter.insert_after(custom, rewriter.create("annotation.mark", [custom.results[0]], [],
                                                           {"ContinuousMemAccess": UNIT},
                                                           operand_types=[op.result_types[0]]))
+
+    def _abi_widths(self, symbol: str, in_types, result_types) -> List[Optional[int]]:
+        """Per operand, the wider integer width the selected library's parameter takes (or None);
+        a symbol the library lacks is left to the link check."""
+        library = self.options.library
+        if library is None or symbol not in library:
+            return [None] * len(in_types)
+        return match_operands(symbol, library.name, library.signature(symbol), in_types, result_types)
 
     def _core_type(self, op: Operation, symbol: str) -> str:
         if op.name != "distributed.extern_call":
@@ -117,12 +134,31 @@ def _describe(e: Exception, op: Operation) -> str:
     return message
 
 
+def _extend(op: Operation, rewriter: PatternRewriter, ins: List[Value], in_types: List, widths):
+    """Widen the operands whose library parameter is a wider integer (SPEC.md section 5): a
+    constant becomes a new constant of the wide type, anything else an ``arith.extsi``."""
+    ins, in_types = list(ins), list(in_types)
+    for i, width in enumerate(widths):
+        if width is None:
+            continue
+        wide, value = IntegerType(width), ins[i]
+        constant = integer_constant(value)
+        if constant is not None:
+            ins[i] = _insert(rewriter, op, "arith.constant", [], wide, {"value": IntegerAttr(constant, wide)},
+                             f"c{constant}_{wide}")
+        else:
+            ins[i] = _insert(rewriter, op, "arith.extsi", [value], wide, {}, derived_name(value, str(wide), "ext"),
+                             [in_types[i]])
+        in_types[i] = wide
+    return ins, in_types
+
+
 def _check_wrapper_abi(op: Operation) -> None:
-    """The wait and consume_token wrappers pass the token and the barrier count as a 32-bit int
-    (``int32_t``, SPEC.md section 1: "the device wrapper returns int"): another width would not
-    match the function the symbol names."""
+    """The wait and consume_token wrappers of every library pass the token as a 32-bit int
+    (SPEC.md section 1: "the device wrapper returns int"): another width would not match the
+    function the symbol names.  (numBarriers is compared with the selected library's signature.)"""
     if op.name == "distributed.wait":
-        checks = [("numBarriers", op.operand_types[1]), ("the token", op.result_types[0])]
+        checks = [("the token", op.result_types[0])]
     elif op.name == "distributed.consume_token":
         checks = [("the token", op.operand_types[1])]
     else:
