@@ -137,3 +137,16 @@ def test_device_library_abi_rules():
         match_operands("s", "l", wait, [ptr, I32], [I32])
     team = load_library(None, "master").signature("aclshmem_barrier")
     assert match_operands("s", "l", team, [ptr], []) == [None]  # aclshmem_team_t: not compared
+
+
+def test_device_library_in_the_triton_ascend_hook():
+    """``install(stages, device_library=...)`` lowers against that library before ttadapter."""
+    from transpiler.triton_ascend import install
+
+    seen = {}
+    stages = {"ttadapter": lambda src, metadata: seen.setdefault("text", src)}
+    install(stages, device_library="master")
+    metadata = {"name": "k"}
+    stages["ttadapter"](WAIT, metadata)
+    assert "%n_i64 = arith.extsi %n : i32 to i64" in seen["text"]
+    assert metadata["ttd_lower_symbols"] == ["aclshmem_wait_int32"]
