@@ -57,3 +57,23 @@ module {
     tt.return
   }
 }
+
+// -----
+
+module {
+  tt.func public @segments_custom(%p: !tt.ptr<f32>, %n: i32) {
+    // expected-error@+1 {{'distributed.extern_call' op has an attribute 'operandSegmentSizes', which cannot be copied onto hivm.hir.custom}}
+    %r = distributed.extern_call %p, %n {distributed.core_type = "vector", libname = "libshmem_device", libpath = "", operandSegmentSizes = array<i32: 2>, pure = false, symbol = "aclshmem_ptr"} : (!tt.ptr<f32>, i32) -> !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @name_property(%bar: !tt.ptr<i32>, %v: i64, %r: i32) {
+    // expected-error@+1 {{'distributed.notify' op has an attribute 'name', which cannot be copied onto hivm.hir.custom}}
+    "distributed.notify"(%bar, %v, %r) <{commScope = 1 : i32, name = "n", sigOp = 1 : i32}> : (!tt.ptr<i32>, i64, i32) -> ()
+    tt.return
+  }
+}

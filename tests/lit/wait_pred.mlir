@@ -73,3 +73,18 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// A token nobody binds still gets the guard (its result is named, as MLIR's printer would).
+// CHECK-LABEL: tt.func public @unbound
+// CHECK:      %unused = scf.if %p -> (i32) {
+// CHECK-NEXT:   %wait = hivm.hir.custom {{.*}}"dist.aclshmem_wait_int32" ins(%bar, %n, %c1_i32 : !tt.ptr<i32>, i32, i32) -> i32
+// CHECK-NEXT:   scf.yield %wait : i32
+module {
+  tt.func public @unbound(%bar: !tt.ptr<i32>, %n: i32, %p: i1) {
+    %c1_i32 = arith.constant 1 : i32
+    distributed.wait %bar, %n, %c1_i32, scope = gpu semantic = acquire pred = %p : !tt.ptr<i32>, i32, i32 -> i32
+    tt.return
+  }
+}

@@ -44,6 +44,7 @@ class CParam:
     width: Optional[int] = None
 
     def describe(self) -> str:
+        """``int64_t (64 bits)`` for integers, the C spelling otherwise (for messages)."""
         return f"{self.spelling} ({self.width} bits)" if self.kind == INTEGER else self.spelling
 
 

@@ -37,8 +37,9 @@ def _region(ops: List[Operation]) -> Region:
 def guard_with_predicate(op: Operation, rewriter: PatternRewriter, pred: Value, custom: Operation) -> Operation:
     """Replace ``op`` (a wait with one token result) by ``scf.if %pred`` around ``custom``, the
     wait's custom op (created without a place, its result not yet named); returns the ``scf.if``."""
-    token, token_type = op.results[0], op.result_types[0]
-    custom.results[0].name = rewriter.namer.fresh(op, derived_name(token, "wait", "wait"))
+    token_type = op.result_types[0]
+    hint = derived_name(op.results[0], "wait", "wait") if op.results else "wait"  # the token may be unbound
+    custom.results[0].name = rewriter.namer.fresh(op, hint)
     zero = rewriter.create("arith.constant", [], [token_type], {"value": IntegerAttr(0, token_type)},
                            name_hints=[f"c0_{token_type}"])
     then_region = _region([custom, rewriter.create("scf.yield", [custom.results[0]], [])])
