@@ -25,6 +25,7 @@ import attrs
 from ..diagnostics import ERROR, Diagnostic, DiagnosticEngine, op_location
 from ..ir.attributes import StringAttr, UnitAttr
 from ..ir.core import Module
+from ..ir.dialect import all_attributes
 from .abi import CSignature, parse_signature
 from .naming import link_name
 
@@ -138,10 +139,11 @@ def check_symbols(module: Module, library: SymbolLibrary, diagnostics: Diagnosti
     libraries that have it; returns how many custom ops were checked."""
     checked = 0
     for op in module.walk():
-        if op.name != "hivm.hir.custom" or not isinstance(op.attributes.get("hivm.is_distributed"), UnitAttr):
+        attributes = all_attributes(op) if op.name == "hivm.hir.custom" else {}
+        if not isinstance(attributes.get("hivm.is_distributed"), UnitAttr):
             continue
         checked += 1
-        symbol = op.attributes.get("symbol")
+        symbol = attributes.get("symbol")
         name = symbol.value if isinstance(symbol, StringAttr) else None
         if name is not None and name in library:
             continue
