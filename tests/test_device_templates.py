@@ -294,6 +294,12 @@ def test_wait_polls_one_cache_line_per_barrier(selftest, case, polled):
     assert selftest[case] == f"token=0 polled={polled}"
 
 
+def test_wait_until_polls_until_the_comparison_holds(selftest):
+    """aclshmem_wait_until_<T> (AscendNPU-IR master's family): a peer bumps the value each poll."""
+    assert selftest["wait_until_int32_ge"] == "value=4 polls=3 first=0"
+    assert selftest["wait_until_float_eq"] == "value=2.5 polls=2"
+
+
 def test_consume_token_returns_its_input(selftest):
     assert selftest["consume_token_int64"] == "-1234567890123"
     assert selftest["consume_token_half"] == "0x3c01"
