@@ -5,7 +5,10 @@ Each ``distributed.*`` op becomes one ``hivm.hir.custom`` op naming a device-lib
 1. the module is scanned for ``tt.dot`` / ``tt.dot_scaled`` (``existDot``, section 2);
 2. each distributed op is verified (section 1), named (2.1, 2.2), given a core type (2.3) and
    the attribute dictionary of 2.4, tensor results get ``tensor.empty`` destinations (2.5),
-   and the custom op takes the source op's place and result values.
+   its operands are matched with the selected device library's C signature and widened where
+   it takes a wider integer (section 5, :mod:`.abi`), and the custom op takes the source op's
+   place and result values; a wait with a predicate takes it inside an ``scf.if`` (section 1,
+   :mod:`.guard`).  A notify on a pointer to neither i32 nor i64 adds a warning (2.2).
 
 Problems are reported as located diagnostics; the op is then left alone and the pass goes on,
 so that one run reports every error of the module.
