@@ -19,7 +19,7 @@ from typing import List, Optional
 import attrs
 
 from transpiler.ir.builder import Builder
-from transpiler.ir.types import F16, F32, I32, I64, FloatType, IntegerType, PointerType, RankedTensorType
+from transpiler.ir.types import F16, F32, I1, I32, I64, FloatType, IntegerType, PointerType, RankedTensorType
 
 SUPPORTED = {"i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64", "f16": "half", "bf16": "bfloat16",
              "f32": "float"}
@@ -97,6 +97,8 @@ class Expect:
     tensor_result: Optional[str] = None  # a ranked tensor result type
     new_constants: tuple = ()  # values of the arith.constant ops notify adds (in order)
     trunci: bool = False
+    warning: bool = False  # a located warning (notify on a pointer to neither i32 nor i64)
+    guarded: bool = False  # a wait with a predicate: lowered inside an scf.if
 
 
 @attrs.define
@@ -121,12 +123,13 @@ class _Gen:
         self.func = name
         elems = [self.ch.choice(list(SUPPORTED) + UNSUPPORTED) for _ in range(self.ch.integer(1, 3))]
         elems.append("i32")  # a flag pointer is always there
-        arg_types = [PointerType(elem_type(e)) for e in elems] + [I32, I64, F16, F32]
+        arg_types = [PointerType(elem_type(e)) for e in elems] + [I32, I64, F16, F32, I1]
         _op, args = self.b.create_function(name, arg_types, visibility=visibility)
         self.ptrs = [Ptr(a, e, True) for a, e in zip(args, elems)]
         self.i32s = [args[len(elems)]]
         self.i64 = args[len(elems) + 1]
         self.f16, self.f32 = args[len(elems) + 2], args[len(elems) + 3]
+        self.i1 = args[len(elems) + 4]  # a wait predicate (not a constant: canonicalize would fold the guard)
         self.tokens = []
 
     def const_i32(self, value: int):
@@ -195,10 +198,12 @@ class _Gen:
         p = self.ch.choice(ints)
         value = self.b.create_constant(self.ch.integer(0, 1), elem_type(p.elem))
         scope, semantic = self.ch.choice(["gpu", "cta", "sys"]), self.ch.choice(["relaxed", "acquire", "release", "acq_rel"])
-        self.tokens.append(self.b.create_distributed_wait(p.value, self.ch.choice(self.i32s), value, scope, semantic))
+        guarded = self.ch.integer(0, 2) == 0  # SPEC 1: wait ... pred = %p lowers inside an scf.if
+        self.tokens.append(self.b.create_distributed_wait(p.value, self.ch.choice(self.i32s), value, scope, semantic,
+                                                          pred=self.i1 if guarded else None))
         name = SUPPORTED.get(p.elem)
         self.record(kind="wait", symbol=name and f"aclshmem_wait_{name}", operand_count=3,
-                    gm=(0,) if p.from_arg else (), attrs=("scope", "semantic"))
+                    gm=(0,) if p.from_arg else (), attrs=("scope", "semantic"), guarded=guarded)
 
     def d_consume_scalar(self) -> None:
         value, elem = self.ch.choice([(self.ch.choice(self.i32s), "i32"), (self.i64, "i64"), (self.f16, "f16"),
@@ -238,8 +243,9 @@ class _Gen:
             consts = (code,) if constant is None else (constant, code)
             self.record(kind="notify", symbol="aclshmemx_signal_op", operand_count=4, gm=gm,
                         attrs=("sigOp", "commScope"), new_constants=consts, trunci=constant is None)
-        elif p.elem == "i64" and sig_op == "set":
-            self.record(kind="notify", symbol="aclshmem_int64_p", operand_count=3, gm=gm, attrs=("sigOp", "commScope"))
+        elif p.elem != "i32" and sig_op == "set":  # SPEC 2.2: other pointees as upstream, with a warning
+            self.record(kind="notify", symbol="aclshmem_int64_p", operand_count=3, gm=gm, attrs=("sigOp", "commScope"),
+                        warning=p.elem != "i64")
         else:
             self.record(kind="notify", symbol=None)
 

@@ -30,6 +30,7 @@ STRICT = ["-Wall", "-Wextra", "-Werror", "-pedantic"]
 SHMEM_TYPES = ["half", "float", "int8", "int16", "int32", "int64",
                "uint8", "uint16", "uint32", "uint64", "char", "bfloat16"]
 WAIT_TYPES = ["int8", "int16", "int32", "int64"]
+WAIT_UNTIL_TYPES = ["float", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "char"]
 TOKEN_TYPES = ["int8", "int16", "int32", "int64", "half", "float", "char", "bfloat16"]
 RMA_OPS = ["getmem", "putmem", "getmem_nbi", "putmem_nbi", "putmem_signal", "putmem_signal_nbi"]
 SINGLES = ["aclshmem_my_pe", "aclshmem_n_pes", "aclshmem_team_my_pe", "aclshmem_team_n_pes",
@@ -43,6 +44,7 @@ def expected_families() -> dict[str, set[str]]:
         "ptr": {f"aclshmem_ptr_{t}" for t in SHMEM_TYPES},
         "p": {f"aclshmem_{t}_p" for t in SHMEM_TYPES},
         "wait": {f"aclshmem_wait_{t}" for t in WAIT_TYPES},
+        "wait_until": {f"aclshmem_wait_until_{t}" for t in WAIT_UNTIL_TYPES},
         "consume_token_scalar": {f"aclshmem_consume_token_{t}" for t in TOKEN_TYPES},
         "consume_token_ptr": {f"aclshmem_consume_token_{t}_ptr_{r}d"
                               for t in TOKEN_TYPES for r in range(1, 6)},
@@ -87,12 +89,12 @@ def test_header_is_self_contained(gxx, header):
 
 def test_sources_use_the_family_macros():
     text = "\n".join(p.read_text() for p in SOURCES)
-    for macro in ["ACLSHMEM_PTR_WRAPPER", "ACLSHMEM_P_WRAPPER", "ACLSHMEM_WAIT_WRAPPER",
+    for macro in ["ACLSHMEM_PTR_WRAPPER", "ACLSHMEM_P_WRAPPER", "ACLSHMEM_WAIT_WRAPPER", "ACLSHMEM_WAIT_UNTIL_WRAPPER",
                   "CONSUME_TOKEN_SCALAR_WRAPPER", "CONSUME_TOKEN_PTR_WRAPPER",
                   "ACLSHMEM_RMA_WRAPPER", "ACLSHMEM_RMA_SIGNAL_WRAPPER"]:
         assert f"#define {macro}(" in text, macro
     # No family member is written out by hand.
-    assert not re.search(r"_mlir_ciface_aclshmem_(ptr_|wait_|consume_token_)[a-z]", text)
+    assert not re.search(r"_mlir_ciface_aclshmem_(ptr_|wait_until_|wait_(?!until_)|consume_token_)[a-z]", text)
 
 
 # ---- (b) symbols.txt agrees with the sources -----------------------------------------------
@@ -137,14 +139,14 @@ def test_symbol_families_are_complete_and_exact():
     symbols = read_symbols()
     families = expected_families()
     counts = {name: len(members) for name, members in families.items()}
-    assert counts == {"ptr": 12, "p": 12, "wait": 4, "consume_token_scalar": 8,
+    assert counts == {"ptr": 12, "p": 12, "wait": 4, "wait_until": 10, "consume_token_scalar": 8,
                       "consume_token_ptr": 40, "rma": 72, "single": 13}
     for name, members in families.items():
         missing = members - symbols.keys()
         assert not missing, f"{name}: missing {sorted(missing)}"
     expected = set().union(*families.values())
     assert symbols.keys() == expected, f"unexpected: {sorted(symbols.keys() - expected)}"
-    assert len(symbols) == 161
+    assert len(symbols) == 171
 
 
 def test_symbols_txt_format():
@@ -290,6 +292,12 @@ def selftest(gxx, tmp_path_factory) -> dict[str, str]:
 ])
 def test_wait_polls_one_cache_line_per_barrier(selftest, case, polled):
     assert selftest[case] == f"token=0 polled={polled}"
+
+
+def test_wait_until_polls_until_the_comparison_holds(selftest):
+    """aclshmem_wait_until_<T> (AscendNPU-IR master's family): a peer bumps the value each poll."""
+    assert selftest["wait_until_int32_ge"] == "value=4 polls=3 first=0"
+    assert selftest["wait_until_float_eq"] == "value=2.5 polls=2"
 
 
 def test_consume_token_returns_its_input(selftest):

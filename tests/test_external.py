@@ -34,13 +34,8 @@ def _id(path: Path) -> str:
     return str(path.relative_to(EXTERNAL))
 
 
-NEEDS_NOTIFY_RULE = "WAIT_CONSUME_IR.ttir"  # notify on a !tt.ptr<f32> signal (SPEC.md 2.2, issue 13)
-
-
 @pytest.mark.parametrize("path", FILES, ids=_id)
 def test_external_file(path: Path):
-    if path.name == NEEDS_NOTIFY_RULE:
-        pytest.xfail("needs the upstream notify rule of SPEC.md section 2.2")
     text, run = _run(path)
     if path.name in OBSOLETE_WAIT:
         assert run.returncode == 1 and not run.stdout

@@ -126,7 +126,18 @@ def test_custom_ops_follow_the_rules(data):
             else:
                 assert [m.attributes["value"].value for m in made] == list(expect.new_constants), where
         elif expect.operand_count:
-            assert [v.name for v in ins] == [v.name for v in source.operands], where
+            assert [v.name for v in ins] == [v.name for v in source.operands[:expect.operand_count]], where
+        # SPEC 1: a predicated wait sits in scf.if %pred -> (token) {custom; yield} else {0; yield}
+        guard = custom.parent_op
+        assert (guard.name == "scf.if") == expect.guarded, where
+        if expect.guarded:
+            then_ops, else_ops = (r.blocks[0].ops for r in guard.regions)
+            assert guard.operands[0].name == source.operands[3].name and str(guard.operands[0].type) == "i1"
+            assert [o.name for o in then_ops] == ["hivm.hir.custom", "scf.yield"] and then_ops[0] is custom
+            assert then_ops[1].operands[0] is custom.results[0]
+            assert [o.name for o in else_ops] == ["arith.constant", "scf.yield"]
+            assert else_ops[0].attributes["value"].value == 0 and else_ops[1].operands[0] is else_ops[0].results[0]
+            assert guard.results[0].name == source.results[0].name and guard.result_types == source.result_types
         # 2.3 core type
         core = expect.core if expect.core != "inferred" else ("CUBE_AND_VECTOR" if program.has_dot else "VECTOR")
         assert str(attrs["hivm.tcore_type"]) == f"#hivm.tcore_type<{core}>", where
@@ -172,14 +183,37 @@ def test_extra_ops_are_exactly_the_expected_ones(data):
         if e.tensor_result:
             want["tensor.empty"] += 1
             want["annotation.mark"] += 1
+        if e.guarded:
+            want["scf.if"] += 1
+            want["scf.yield"] += 2
+            want["arith.constant"] += 1
     assert +added == +want
+
+
+@given(st.data())
+def test_warnings_are_located_at_the_expected_ops(data):
+    """SPEC 2.2: a notify on a pointer to neither i32 nor i64 lowers with one located warning."""
+    import warnings
+
+    program, text = build(data)
+    if refused(program):
+        return
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lowered(program, text)
+    module = parse_module(text, "gen.ttir")
+    ops = distributed_ops(module)
+    want = sorted(module.source.line_col(ops[i].span[0])[0] for i, e in enumerate(program.expects) if e.warning)
+    got = sorted(w.message.diagnostic.line_col[0] for w in caught)
+    assert got == want
+    assert all("is not the signal's type (i64)" in str(w.message) for w in caught)
 
 
 def test_generator_covers_the_space():
     """The generator reaches every op kind, refusals and successes, dots and helpers."""
     from program_gen import RandomChoices
 
-    kinds, refusals, dots, helpers, successes = Counter(), 0, 0, 0, 0
+    kinds, refusals, dots, helpers, successes, guarded, warned = Counter(), 0, 0, 0, 0, 0, 0
     for seed in range(200):
         program = generate(RandomChoices(seed))
         kinds.update(e.kind for e in program.expects)
@@ -187,6 +221,9 @@ def test_generator_covers_the_space():
         successes += not refused(program)
         dots += program.has_dot
         helpers += any(e.function == "helper" for e in program.expects)
+        guarded += any(e.guarded for e in program.expects)
+        warned += any(e.warning for e in program.expects)
     assert set(kinds) == {"get_rank", "get_num_ranks", "symm_at", "wait", "consume_token", "notify", "extern_call"}
+    assert guarded > 20 and warned > 10
     assert refusals > 20 and successes > 20 and dots > 20 and helpers > 20
 

@@ -51,8 +51,9 @@ def case(op: str, element: str, rank: int) -> tuple:
         sig_op = 1 if op == "notify_set" else 2
         body = (f'"distributed.notify"(%p, %v, %i) <{{commScope = 3 : i32, sigOp = {sig_op} : i32}}> '
                 f": ({ptr}, i64, i32) -> ()")
-        symbol = {"i32": "aclshmemx_signal_op", "i64": "aclshmem_int64_p" if sig_op == 1 else None,
-                  "ui64": "aclshmem_uint64_p" if sig_op == 1 else None}.get(element)
+        # SPEC 2.2: any other pointee is named from the signal value type (i64), set only, with a warning
+        symbol = {"i32": "aclshmemx_signal_op", "ui64": "aclshmem_uint64_p" if sig_op == 1 else None}.get(
+            element, "aclshmem_int64_p" if sig_op == 1 else None)
         args = f"%p: {ptr}, %v: i64, %i: i32"
     else:  # remote_ptr: extern_call aclshmem_ptr typed by its pointer operand
         body = (f"%r = distributed.extern_call %p, %i {{distributed.core_type = \"cube_or_vector\", libname = "

@@ -30,8 +30,8 @@ class LoweringWarning(UserWarning):
 
 
 def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False, link_check: bool = True,
-          symbol_list: Optional[str] = None, generic: bool = False, strip_debuginfo: bool = False,
-          split_line: Optional[int] = None) -> str:
+          symbol_list: Optional[str] = None, device_library: str = "bundled", generic: bool = False,
+          strip_debuginfo: bool = False, split_line: Optional[int] = None) -> str:
     """Lower every ``distributed.*`` op of a TTIR module to ``hivm.hir.custom``.
 
     Args:
@@ -41,6 +41,10 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
             ``distributed.core_type`` annotation from their symbol (older frontends).
         link_check / symbol_list: check emitted symbols against the bundled device library
             (or the list in ``symbol_list``), as ``--no-link-check`` / ``--symbol-list``.
+        device_library: the library to link against, as ``--device-library``: ``"bundled"``
+            (``device_templates/``) or an AscendNPU-IR release, ``"1.2.0"``, ``"1.2.0-post"``,
+            ``"master"`` (SPEC.md section 5: its missing symbols and operand mismatches are
+            errors, its wider integer parameters get an ``arith.extsi``).
         generic / strip_debuginfo: print as ``--mlir-print-op-generic`` / ``--strip-debuginfo``.
         split_line: when ``text`` is one chunk of a ``--split-input-file`` input, the file line
             where it starts (diagnostics then name the chunk).
@@ -54,6 +58,7 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
     Raises:
         LoweringError: on malformed input or unsupported distributed ops.
         TypeError: ``text`` is not a ``str`` (decode bytes as UTF-8 first).
+        ValueError: ``device_library`` is not one of the shipped libraries.
     """
     if not isinstance(text, str):
         raise TypeError(f"lower() takes the module as text (str), not {type(text).__name__}; "
@@ -62,7 +67,12 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
                        ("strip_debuginfo", strip_debuginfo)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, not {flag!r}")
-    options = Options(core_type_fallback=core_type_fallback, link_check=link_check, symbol_list=symbol_list)
+    from .lowering.link_check import LIBRARIES
+
+    if device_library not in LIBRARIES:
+        raise ValueError(f"device_library must be one of {', '.join(LIBRARIES)}, not {device_library!r}")
+    options = Options(core_type_fallback=core_type_fallback, link_check=link_check, symbol_list=symbol_list,
+                      device_library=device_library)
     printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
     result = compile_checked(Request(text, filename, options, printing, split_line=split_line,
                                      stage_from_name=False))

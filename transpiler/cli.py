@@ -152,6 +152,10 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
               help="Do not check emitted symbols against the device template library (for libraries of other versions).")
 @click.option("--symbol-list", metavar="FILE", default=None,
               help="Check symbols against FILE ('<symbol><TAB><C signature>' lines) instead of the bundled list.")
+@click.option("--device-library", type=click.Choice(["bundled", "1.2.0", "1.2.0-post", "master"]), default="bundled",
+              show_default=True,
+              help="Device template library to link against: the bundled one (device_templates/) or an AscendNPU-IR "
+                   "release's (pick the release of your bishengir-compile).")
 @click.option("--list-symbols", is_flag=True,
               help="Print the device template library's symbols with their C signatures, and exit.")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
@@ -159,7 +163,7 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
 def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool, generic: bool,
          strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
          stop_after: Optional[str], timing: bool, verify_diagnostics: bool, no_link_check: bool,
-         symbol_list: Optional[str], list_symbols: bool, debug: bool) -> None:
+         symbol_list: Optional[str], device_library: str, list_symbols: bool, debug: bool) -> None:
     """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
 
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
@@ -168,7 +172,7 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
     from .diagnostics import ERROR, DiagnosticError, print_diagnostics
 
     if list_symbols:
-        _list_symbols(symbol_list)
+        _list_symbols(symbol_list, device_library)
         return
     if input_path == "-" and sys.stdin is not None and sys.stdin.isatty():
         raise click.UsageError("no input: give a TTIR file, or pipe one to stdin")
@@ -180,9 +184,9 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         from .split import Chunk, join_outputs, split_input
 
         if not no_link_check:
-            _load_symbols(symbol_list)  # a bad --symbol-list is a usage error, found before any work
+            _load_symbols(symbol_list, device_library)  # a bad --symbol-list is a usage error, found before any work
         options = Options(core_type_fallback=core_type_fallback == "symbol-table", link_check=not no_link_check,
-                          symbol_list=symbol_list)
+                          symbol_list=symbol_list, device_library=device_library)
         printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
         chunks = split_input(text) if split_input_file else [Chunk(text, 1)]
         stem = stage_of(filename)[0]
@@ -261,17 +265,17 @@ def entry() -> None:
     os._exit(code)
 
 
-def _load_symbols(symbol_list: Optional[str]):
+def _load_symbols(symbol_list: Optional[str], device_library: str = "bundled"):
     from .lowering.link_check import SymbolListError, load_library
 
     try:
-        return load_library(symbol_list)
+        return load_library(symbol_list, device_library)
     except SymbolListError as e:
         raise click.UsageError(str(e)) from None
 
 
-def _list_symbols(symbol_list: Optional[str]) -> None:
-    click.echo(_load_symbols(symbol_list).listing(), nl=False)
+def _list_symbols(symbol_list: Optional[str], device_library: str) -> None:
+    click.echo(_load_symbols(symbol_list, device_library).listing(), nl=False)
 
 
 def _merge(timings):

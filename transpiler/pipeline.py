@@ -28,13 +28,16 @@ class Options:
     Attributes:
         core_type_fallback: infer unannotated extern_calls' core type from the symbol.
         link_check: check every emitted symbol against the device template library.
-        symbol_list: another library's symbol list (default: the bundled one).
+        symbol_list: another library's symbol list file (it wins over ``device_library``).
+        device_library: the shipped library to link against (SPEC.md section 5): ``bundled``
+            (``device_templates/``), or the AscendNPU-IR release ``1.2.0``, ``1.2.0-post``, ``master``.
         error_limit: stop after this many errors.
     """
 
     core_type_fallback: bool = False
     link_check: bool = True
     symbol_list: Optional[str] = None
+    device_library: str = "bundled"
     error_limit: int = 20
 
 
@@ -62,16 +65,19 @@ def make_ttadapter(module: Module, options: Options) -> Module:
     Raises:
         DiagnosticError: with every lowering or link-check error.
     """
-    engine = DiagnosticEngine(options.error_limit)
-    lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback), engine)
-    if options.link_check:
-        from .lowering.link_check import SymbolListError, check_symbols, load_library
+    from .lowering.link_check import SymbolListError, check_symbols, load_library
 
+    engine = DiagnosticEngine(options.error_limit)
+    library = None
+    if options.link_check:
         try:
-            library = load_library(options.symbol_list)
+            library = load_library(options.symbol_list, options.device_library)
         except SymbolListError as e:
             engine.emit(Diagnostic(ERROR, str(e)))
             engine.check()
+    lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback,
+                                                      library=library), engine)
+    if library is not None:
         check_symbols(module, library, engine)
         engine.check()
     return module

@@ -30,18 +30,21 @@ __all__ = ["install", "lower_ttadapter_input", "LoweringError"]
 
 
 def lower_ttadapter_input(src: Any, metadata: Optional[MutableMapping] = None, *,
-                          core_type_fallback: bool = False, filename: Optional[str] = None) -> str:
+                          core_type_fallback: bool = False, filename: Optional[str] = None,
+                          device_library: str = "bundled") -> str:
     """Lower the distributed ops of ``src`` (an MLIR module object or its text); returns text.
 
     ``metadata`` (Triton's per-kernel dict) gets ``ttd_lower_symbols``: the device-library
-    symbols the kernel now calls, in program order.
+    symbols the kernel now calls, in program order.  ``device_library``: as ``--device-library``
+    (the AscendNPU-IR release of the backend's ``bishengir-compile``, or ``bundled``).
 
     Raises:
         LoweringError: the module cannot be lowered (unsupported types, missing core types, ...).
     """
     text = src if isinstance(src, str) else str(src)
     name = filename or (f"{metadata['name']}.ttir" if metadata and "name" in metadata else "kernel.ttir")
-    result = compile_checked(Request(text, name, Options(core_type_fallback=core_type_fallback)))
+    result = compile_checked(Request(text, name, Options(core_type_fallback=core_type_fallback,
+                                                         device_library=device_library)))
     if metadata is not None:
         metadata["ttd_lower_symbols"] = [
             op.attributes["symbol"].value for op in result.module.walk() if op.name == "hivm.hir.custom"
@@ -49,7 +52,7 @@ def lower_ttadapter_input(src: Any, metadata: Optional[MutableMapping] = None, *
     return result.text
 
 
-def install(stages: Dict[str, Callable], *, core_type_fallback: bool = False) -> None:
+def install(stages: Dict[str, Callable], *, core_type_fallback: bool = False, device_library: str = "bundled") -> None:
     """Make ``stages["ttadapter"]`` lower the distributed ops first, then do what it did.
 
     The wrapped stage receives TTIR *text*; ``ttir_to_linalg`` of triton-ascend 3.2 only calls
@@ -62,6 +65,7 @@ def install(stages: Dict[str, Callable], *, core_type_fallback: bool = False) ->
     original = stages["ttadapter"]
 
     def ttadapter(src, metadata):
-        return original(lower_ttadapter_input(src, metadata, core_type_fallback=core_type_fallback), metadata)
+        return original(lower_ttadapter_input(src, metadata, core_type_fallback=core_type_fallback,
+                                              device_library=device_library), metadata)
 
     stages["ttadapter"] = ttadapter

@@ -30,6 +30,8 @@ void _mlir_ciface_aclshmem_float_putmem_signal(memref_t<float, 1> *, memref_t<fl
 void _mlir_ciface_aclshmem_float_getmem_nbi(memref_t<float, 1> *, memref_t<float, 1> *, uint32_t,
                                             int32_t);
 void _mlir_ciface_aclshmemx_signal_op(memref_t<int32_t, 1> *, int32_t, int32_t, int32_t);
+void _mlir_ciface_aclshmem_wait_until_int32(memref_t<int32_t, 1> *, int32_t, int32_t);
+void _mlir_ciface_aclshmem_wait_until_float(memref_t<float, 1> *, int32_t, float);
 int32_t _mlir_ciface_aclshmem_my_pe();
 int32_t _mlir_ciface_aclshmem_n_pes();
 }
@@ -92,6 +94,26 @@ int main() {
   run_wait<int32_t>("wait_int32_late", _mlir_ciface_aclshmem_wait_int32, 3, 7, 1);
   run_wait<int64_t>("wait_int64", _mlir_ciface_aclshmem_wait_int64, 3, 5000000000LL, 2);
   run_wait<int32_t>("wait_int32_none", _mlir_ciface_aclshmem_wait_int32, 0, 7, -1);
+
+  // wait_until: one invalidate-then-read per round until the comparison holds; here "the
+  // other PE" bumps the value at every poll.
+  {
+    int32_t cell[2] = {7, 1};  // the ivar is element 1 (memref offset 1)
+    g_on_poll = [&](void *) { ++cell[1]; };
+    g_base = reinterpret_cast<const char *>(&cell[1]);
+    g_elem_size = sizeof(int32_t);
+    g_polls.clear();
+    memref_t<int32_t, 1> ivar = rank1(cell, 1, 1);
+    _mlir_ciface_aclshmem_wait_until_int32(&ivar, ACLSHMEM_CMP_GE, 4);
+    std::printf("wait_until_int32_ge: value=%d polls=%zu first=%ld\n", cell[1], g_polls.size(), g_polls[0]);
+    float f = 0.5f;
+    g_on_poll = [&](void *) { f += 1.0f; };
+    g_polls.clear();
+    memref_t<float, 1> fvar = rank1(&f, 0, 1);
+    _mlir_ciface_aclshmem_wait_until_float(&fvar, ACLSHMEM_CMP_EQ, 2.5f);
+    std::printf("wait_until_float_eq: value=%.1f polls=%zu\n", static_cast<double>(f), g_polls.size());
+    g_on_poll = nullptr;
+  }
   ttd_host_set_dcci_hook(nullptr);
 
   // consume_token: input returned unchanged.

@@ -70,3 +70,40 @@ TTD_DEVICE_INLINE int32_t ttd_wait_barriers(__gm__ T *barriers, int32_t num_barr
 
 TTD_FOR_EACH_WAIT_TYPE(ACLSHMEM_WAIT_WRAPPER)
 #undef ACLSHMEM_WAIT_WRAPPER
+
+// ---- aclshmem_wait_until_<T> -----------------------------------------------
+
+// True when v <cmp> value (ACLSHMEM_CMP_EQ=0, NE, GT, GE, LT, LE=5).
+template <typename T>
+TTD_DEVICE_INLINE bool ttd_compare(T v, int32_t cmp, T value) {
+  switch (cmp) {
+    case ACLSHMEM_CMP_EQ: return v == value;
+    case ACLSHMEM_CMP_NE: return v != value;
+    case ACLSHMEM_CMP_GT: return v > value;
+    case ACLSHMEM_CMP_GE: return v >= value;
+    case ACLSHMEM_CMP_LT: return v < value;
+    default: return v <= value;
+  }
+}
+
+// Blocks until *ivar <cmp> cmp_value, as the library's aclshmem_<T>_wait_until
+// does: the same invalidate-then-read spin as the wait above, on one element.
+// AscendNPU-IR master's Shmem.cpp has this family (ACLSHMEM_WAIT_UNTIL_WRAPPER).
+template <typename T>
+TTD_DEVICE_INLINE void ttd_wait_until(__gm__ T *ivar, int32_t cmp, T cmp_value) {
+  for (;;) {
+    dcci_cacheline((__gm__ uint8_t *)ivar);
+    if (ttd_compare<T>(*(__gm__ volatile T *)ivar, cmp, cmp_value)) break;
+  }
+  TTD_COMPILER_BARRIER();
+}
+
+// void _mlir_ciface_aclshmem_wait_until_<NAME>(ivar, cmp, cmp_value)
+#define ACLSHMEM_WAIT_UNTIL_WRAPPER(NAME, CTYPE)                                    \
+  TTD_WRAPPER void _mlir_ciface_aclshmem_wait_until_##NAME(                         \
+      TTD_PTR_MEMREF(CTYPE) *ivar, int32_t cmp, CTYPE cmp_value) {                  \
+    ttd_wait_until<CTYPE>(ttd_memref_data(ivar), cmp, cmp_value);                   \
+  }
+
+TTD_FOR_EACH_WAIT_UNTIL_TYPE(ACLSHMEM_WAIT_UNTIL_WRAPPER)
+#undef ACLSHMEM_WAIT_UNTIL_WRAPPER

@@ -235,3 +235,54 @@ module {
     tt.return
   }
 }
+
+// -----
+
+module {
+  tt.func public @pred_not_i1(%bar: !tt.ptr<i32>, %n: i32, %v: i32, %p: i32) {
+    // expected-error@+1 {{'distributed.wait' op the predicate 'pred' must be i1, found i32}}
+    %t = "distributed.wait"(%bar, %n, %v, %p) <{scope = 1 : i32, semantic = 2 : i32}> : (!tt.ptr<i32>, i32, i32, i32) -> i32
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @pred_not_i1_custom(%bar: !tt.ptr<i32>, %n: i32, %v: i32, %p: i32) {
+    // custom form: the format gives pred the type i1, so this is MLIR's use-type error
+    // expected-error@+1 {{use of value '%p' expects different type than prior uses: 'i1' vs 'i32'}}
+    %t = distributed.wait %bar, %n, %v, scope = gpu semantic = acquire pred = %p : !tt.ptr<i32>, i32, i32 -> i32
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @wait_five_operands(%bar: !tt.ptr<i32>, %n: i32, %v: i32, %p: i1) {
+    // expected-error@+1 {{'distributed.wait' op expects 3 operands, found 5 (up to 4 with the optional 'pred')}}
+    %t = "distributed.wait"(%bar, %n, %v, %p, %p) <{scope = 1 : i32, semantic = 2 : i32}> : (!tt.ptr<i32>, i32, i32, i1, i1) -> i32
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @tensordesc_custom(%d: !tt.tensordesc<tensor<16x16xf16>>, %t: i32) {
+    // expected-error@+1 {{'distributed.consume_token' op no device wrapper exists for a tensor descriptor (!tt.tensordesc<tensor<16x16xf16>>)}}
+    %q = distributed.consume_token %d, %t, : !tt.tensordesc<tensor<16x16xf16>>, i32 -> !tt.tensordesc<tensor<16x16xf16>>
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @tensordesc_generic(%d: !tt.tensordesc<tensor<16x16xf16>>, %t: i32) {
+    // expected-error@+1 {{'distributed.consume_token' op no device wrapper exists for a tensor descriptor (!tt.tensordesc<tensor<16x16xf16>>)}}
+    %q = "distributed.consume_token"(%d, %t) : (!tt.tensordesc<tensor<16x16xf16>>, i32) -> !tt.tensordesc<tensor<16x16xf16>>
+    tt.return
+  }
+}

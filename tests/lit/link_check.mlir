@@ -1,6 +1,6 @@
 // RUN: ttd-lower %s --verify-diagnostics -o /dev/null
 // RUN: ttd-lower %s --no-link-check --strip-comments | FileCheck %s --check-prefix=OFF
-// RUN: printf 'aclshmem_float_putmem_nbix\tvoid _mlir_ciface_aclshmem_float_putmem_nbix(int32_t x)\n' > %t.symbols
+// RUN: printf 'aclshmem_float_putmem_nbix\tvoid _mlir_ciface_aclshmem_float_putmem_nbix(float *dst, float *src, uint32_t n, int32_t pe)\n' > %t.symbols
 // RUN: ttd-lower %s --symbol-list %t.symbols --strip-comments | FileCheck %s --check-prefix=OTHER
 // RUN: ttd-lower --list-symbols | FileCheck %s --check-prefix=LIST
 

@@ -14,7 +14,7 @@ import bisect
 from typing import List, Optional, Tuple
 
 from ..ir.core import Module, Operation
-from .printer import print_op
+from .printer import ModulePrinter, print_op
 
 Span = Tuple[int, int]
 
@@ -83,15 +83,25 @@ class _Splicer:
         self.copy_to(len(self.text))
         return "".join(self.out)
 
+    def print_new(self, op: Operation, newline: str, indent: str) -> str:
+        """A new op's text; one with regions (the ``scf.if`` guard of a predicated wait) takes
+        several lines, the later ones at ``indent``."""
+        if not op.regions:
+            return print_op(op, with_location=self.with_locations)
+        lines: List[str] = []
+        ModulePrinter(locations=self.with_locations).print_op(op, "", lines)
+        return (newline + indent).join(lines)
+
     def new(self, op: Operation, previous: Optional[Operation]) -> None:
-        text = print_op(op, with_location=self.with_locations)
         origin = op.origin
         if origin is None:
             anchor = previous.span[0] if previous is not None and previous.span else self.cursor
-            self.out.append(self.newline_at(anchor) + self.indent_of(anchor) + text)
+            newline, indent = self.newline_at(anchor), self.indent_of(anchor)
+            self.out.append(newline + indent + self.print_new(op, newline, indent))
             return
         indent = self.indent_of(origin[0])
         newline = self.newline_at(origin[0])
+        text = self.print_new(op, newline, indent)
         if self.cursor <= origin[0]:
             self.copy_to(origin[0])
             self.out.append(text)

@@ -140,11 +140,12 @@ class Builder:
         return op
 
     def create_distributed_wait(self, barrier: Value, num_barriers: Value, wait_value: Value,
-                                scope: str = "gpu", semantic: str = "acquire", token_type: Type = I32) -> Value:
-        """``distributed.wait``: returns the token."""
+                                scope: str = "gpu", semantic: str = "acquire", token_type: Type = I32,
+                                pred: Optional[Value] = None) -> Value:
+        """``distributed.wait``: returns the token; ``pred`` (i1) is the Triton 3.7 predicate."""
         attributes = {"scope": _enum(MEM_SYNC_SCOPE, scope), "semantic": _enum(MEM_SEMANTIC, semantic)}
-        return self._distributed("distributed.wait", [barrier, num_barriers, wait_value], [token_type],
-                                 attributes).results[0]
+        operands = [barrier, num_barriers, wait_value] + ([pred] if pred is not None else [])
+        return self._distributed("distributed.wait", operands, [token_type], attributes).results[0]
 
     def create_consume_token(self, value: Value, token: Value) -> Value:
         return self._distributed("distributed.consume_token", [value, token], [value.type]).results[0]

@@ -61,9 +61,13 @@ def _shape_problems(op: Operation, opdef: OpDef) -> List[str]:
     fixed = sum(1 for s in specs if not s.variadic and not s.optional)
     all_fixed = fixed == len(specs)
     n = len(op.operands)
+    optional = [s.name for s in specs if s.optional]
     if all_fixed:
         if n != len(specs):
             problems.append(f"expects {_count(len(specs), 'operand')}, found {n}")
+    elif not any(s.variadic for s in specs) and not fixed <= n <= len(specs):  # wait's optional pred
+        problems.append(f"expects {_count(fixed, 'operand')}, found {n} (up to {len(specs)} with the optional "
+                        + ", ".join(f"'{name}'" for name in optional) + ")")
     elif n < fixed:
         problems.append(f"expects at least {_count(fixed, 'operand')}, found {n}")
     results = list(opdef.results)

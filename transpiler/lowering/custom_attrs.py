@@ -19,6 +19,29 @@ PIPE_S = OpaqueAttr("#hivm.pipe<PIPE_S>")  # the pipe map is declared but empty:
 COMPUTED = frozenset({"hivm.is_distributed", "hivm.pipe", "hivm.vf_mode", "hivm.tcore_type", "symbol",
                       "gm_addr_args_indices", "no_side_effect", "SrcPtrIndex"})
 VF_SIMD = OpaqueAttr("#hivm.vf_mode<SIMD>")
+# Names hivm.hir.custom uses for itself (HIVMOps.td: the `name` string, AttrSizedOperandSegments):
+# a source op's own value of these cannot be carried (SPEC.md section 2.4 item 1).
+RESERVED = ("name", "operandSegmentSizes", "operand_segment_sizes", "resultSegmentSizes")
+
+
+def check_reserved_attributes(op: Operation) -> None:
+    """Refuse an attribute or property of ``op`` that ``hivm.hir.custom`` uses itself.
+
+    None of the distributed ops has operand segments, so a segment-size attribute on one was
+    written by hand; ``all_attributes`` hides ``operandSegmentSizes``, so the op's own
+    dictionaries are read here.
+
+    Raises:
+        Unlowerable: naming the attribute and why it cannot be copied.
+    """
+    from .naming import Unlowerable
+
+    for name in RESERVED:
+        if name in op.properties or name in op.attributes:
+            what = ("its own name string (\"dist.<symbol>\")" if name == "name"
+                    else "its own operand segment sizes (ins, outs)")
+            raise Unlowerable(f"has an attribute '{name}', which cannot be copied onto hivm.hir.custom: that op uses "
+                              f"'{name}' for {what}; rename or drop it")
 
 
 def tcore_type_attr(core_type: str) -> Attribute:

@@ -5,7 +5,10 @@ Each ``distributed.*`` op becomes one ``hivm.hir.custom`` op naming a device-lib
 1. the module is scanned for ``tt.dot`` / ``tt.dot_scaled`` (``existDot``, section 2);
 2. each distributed op is verified (section 1), named (2.1, 2.2), given a core type (2.3) and
    the attribute dictionary of 2.4, tensor results get ``tensor.empty`` destinations (2.5),
-   and the custom op takes the source op's place and result values.
+   its operands are matched with the selected device library's C signature and widened where
+   it takes a wider integer (section 5, :mod:`.abi`), and the custom op takes the source op's
+   place and result values; a wait with a predicate takes it inside an ``scf.if`` (section 1,
+   :mod:`.guard`).  A notify on a pointer to neither i32 nor i64 adds a warning (2.2).
 
 Problems are reported as located diagnostics; the op is then left alone and the pass goes on,
 so that one run reports every error of the module.
@@ -17,29 +20,37 @@ from typing import List, Optional
 
 import attrs
 
-from ..diagnostics import DiagnosticEngine, DiagnosticError, op_error, with_function_note
-from ..ir.attributes import UNIT, IntegerAttr, StringAttr, i32_attr
-from ..ir.core import Module, Operation, OpResult, Value, enclosing_function
+from ..diagnostics import WARNING, Diagnostic, DiagnosticEngine, DiagnosticError, op_error, op_location, with_function_note
+from ..ir.attributes import UNIT, IntegerAttr, StringAttr
+from ..ir.core import Module, Operation, Value, enclosing_function
 from ..ir.dialect import all_attributes, lookup
-from ..ir.dialects.distributed import OPS, enum_value
-from ..ir.types import I32, I64, RankedTensorType
+from ..ir.dialects.distributed import OPS
+from ..ir.types import I32, IntegerType, RankedTensorType
 from ..ir.verifier import verify_op
 from . import core_type as ct
+from .abi import AbiMismatch, match_operands
+from .constants import integer_constant
 from . import naming
-from .custom_attrs import custom_attributes, gm_addr_args_indices, is_memory_effect_free
+from .custom_attrs import check_reserved_attributes, custom_attributes, gm_addr_args_indices, is_memory_effect_free
+from .guard import guard_with_predicate
+from .link_check import SymbolLibrary
+from .notify import derived_name, notify_operands
 from .rewriter import PatternRewriter, RewritePattern, apply_patterns
 
 CUSTOM_OP = "hivm.hir.custom"
 DISTRIBUTED_OPS = tuple(d.name for d in OPS)
-I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 
 
 @attrs.define
 class LoweringOptions:
     """``core_type_fallback``: infer an unannotated extern_call's core type from its symbol
-    (CLI ``--core-type-fallback=symbol-table``, SPEC.md section 2.3)."""
+    (CLI ``--core-type-fallback=symbol-table``, SPEC.md section 2.3).  ``library``: the device
+    library the operands are matched against (SPEC.md section 5: wider integer parameters get
+    an extension, other mismatches are errors); None (``--no-link-check``) passes the operands
+    as they are."""
 
     core_type_fallback: bool = False
+    library: Optional[SymbolLibrary] = None
 
 
 class LowerDistributedOp(RewritePattern):
@@ -62,13 +73,18 @@ class LowerDistributedOp(RewritePattern):
         if diags:
             raise DiagnosticError(diags)
         try:
+            check_reserved_attributes(op)
+            warning = None
             if op.name == "distributed.notify":
-                symbol, ins, in_types = _notify_operands(op, rewriter)
+                symbol, ins, in_types, warning = notify_operands(op, rewriter)
             else:
                 symbol = _symbol(op)
                 keep = op.name not in ("distributed.get_rank", "distributed.get_num_ranks")  # axis dropped
                 ins = list(op.operands) if keep else []
                 in_types = list(op.operand_types) if keep else []
+            pred = None
+            if op.name == "distributed.wait" and len(ins) == 4:  # wait ... pred = %p: a guard (SPEC.md 1)
+                pred, _ = ins.pop(), in_types.pop()
             core = self._core_type(op, symbol)
             unknown = [v.name for v, t in zip(ins, in_types) if t is None]
             if unknown:
@@ -76,9 +92,30 @@ class LowerDistributedOp(RewritePattern):
             _check_wrapper_abi(op)
             for t in op.result_types:
                 _check_result_type(t)
-        except (naming.Unlowerable, ct.CoreTypeError) as e:
+            widths = self._abi_widths(symbol, in_types, op.result_types)
+        except (naming.Unlowerable, ct.CoreTypeError, AbiMismatch) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
-        _build_custom(op, rewriter, symbol, ins, in_types, core)
+        if warning is not None:
+            source, offset = op_location(op)
+            rewriter.module.warnings.append(Diagnostic(WARNING, f"'{op.name}' op {warning}", source, offset))
+        ins, in_types = _extend(op, rewriter, ins, in_types, widths)
+        custom, mark = _build_custom(op, rewriter, symbol, ins, in_types, core)
+        if pred is not None:
+            guard_with_predicate(op, rewriter, pred, custom)
+            return
+        rewriter.replace_op(op, custom)
+        if mark:
+            rewriter.insert_after(custom, rewriter.create("annotation.mark", [custom.results[0]], [],
+                                                          {"ContinuousMemAccess": UNIT},
+                                                          operand_types=[op.result_types[0]]))
+
+    def _abi_widths(self, symbol: str, in_types, result_types) -> List[Optional[int]]:
+        """Per operand, the wider integer width the selected library's parameter takes (or None);
+        a symbol the library lacks is left to the link check."""
+        library = self.options.library
+        if library is None or symbol not in library:
+            return [None] * len(in_types)
+        return match_operands(symbol, library.name, library.signature(symbol), in_types, result_types)
 
     def _core_type(self, op: Operation, symbol: str) -> str:
         if op.name != "distributed.extern_call":
@@ -100,12 +137,31 @@ def _describe(e: Exception, op: Operation) -> str:
     return message
 
 
+def _extend(op: Operation, rewriter: PatternRewriter, ins: List[Value], in_types: List, widths):
+    """Widen the operands whose library parameter is a wider integer (SPEC.md section 5): a
+    constant becomes a new constant of the wide type, anything else an ``arith.extsi``."""
+    ins, in_types = list(ins), list(in_types)
+    for i, width in enumerate(widths):
+        if width is None:
+            continue
+        wide, value = IntegerType(width), ins[i]
+        constant = integer_constant(value)
+        if constant is not None:
+            ins[i] = _insert(rewriter, op, "arith.constant", [], wide, {"value": IntegerAttr(constant, wide)},
+                             f"c{constant}_{wide}")
+        else:
+            ins[i] = _insert(rewriter, op, "arith.extsi", [value], wide, {}, derived_name(value, str(wide), "ext"),
+                             [in_types[i]])
+        in_types[i] = wide
+    return ins, in_types
+
+
 def _check_wrapper_abi(op: Operation) -> None:
-    """The wait and consume_token wrappers pass the token and the barrier count as a 32-bit int
-    (``int32_t``, SPEC.md section 1: "the device wrapper returns int"): another width would not
-    match the function the symbol names."""
+    """The wait and consume_token wrappers of every library pass the token as a 32-bit int
+    (SPEC.md section 1: "the device wrapper returns int"): another width would not match the
+    function the symbol names.  (numBarriers is compared with the selected library's signature.)"""
     if op.name == "distributed.wait":
-        checks = [("numBarriers", op.operand_types[1]), ("the token", op.result_types[0])]
+        checks = [("the token", op.result_types[0])]
     elif op.name == "distributed.consume_token":
         checks = [("the token", op.operand_types[1])]
     else:
@@ -129,50 +185,14 @@ def _symbol(op: Operation) -> str:
     return naming.symbol_for(op.name, op.operand_types, extern.value if isinstance(extern, StringAttr) else None)
 
 
-def _notify_operands(op: Operation, rewriter: PatternRewriter):
-    """SPEC.md section 2.2: i32 signals take ``[sigAddr, signal as i32, ACLSHMEM op, rank]``."""
-    sig, value, rank = op.operands
-    sig_type, value_type, rank_type = op.operand_types
-    sig_op = enum_value(op, "sigOp")
-    symbol = naming.notify_symbol(sig_type, sig_op)
-    if symbol != "aclshmemx_signal_op":
-        return symbol, [sig, value, rank], [sig_type, value_type, rank_type]
-    constant = _constant_value(value)
-    if constant is not None:
-        if not I32_MIN <= constant <= I32_MAX:
-            raise naming.Unlowerable(
-                f"constant signal {constant} does not fit in the i32 signal of aclshmemx_signal_op "
-                f"(range {I32_MIN}..{I32_MAX}); it would be truncated"
-            )
-        signal = _insert(rewriter, op, "arith.constant", [], I32, {"value": i32_attr(constant)}, f"c{constant}_i32")
-    else:
-        signal = _insert(rewriter, op, "arith.trunci", [value], I32, {}, _derived(value, "i32", "signal_i32"), [I64])
-    code = naming.aclshmem_signal_op(sig_op)
-    sig_code = _insert(rewriter, op, "arith.constant", [], I32, {"value": i32_attr(code)}, f"c{code}_i32")
-    return symbol, [sig, signal, sig_code, rank], [sig_type, I32, I32, rank_type]
-
-
-def _constant_value(value: Value) -> Optional[int]:
-    """The integer of an ``arith.constant`` producing ``value`` (custom or generic form)."""
-    if not isinstance(value, OpResult) or value.op.name != "arith.constant" or value.type != I64:
-        return None
-    attr = value.op.attributes.get("value", value.op.properties.get("value"))
-    return attr.value if isinstance(attr, IntegerAttr) else None
-
-
-def _derived(value: Value, suffix: str, fallback: str) -> str:
-    base = (value.name or "").lstrip("%").split("#")[0]
-    return f"{base}_{suffix}" if base[:1].isalpha() or base[:1] == "_" else fallback
-
-
 def _insert(rewriter: PatternRewriter, before: Operation, name: str, operands, result_type, attributes, hint,
             operand_types=None) -> Value:
-    new = rewriter.create(name, operands, [result_type], attributes, name_hints=[hint], operand_types=operand_types)
-    rewriter.insert_before(before, new)
-    return new.results[0]
+    return rewriter.create_value_before(before, name, operands, result_type, attributes, hint, operand_types)
 
 
-def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: List[Value], in_types: List, core: str) -> None:
+def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: List[Value], in_types: List, core: str):
+    """The custom op for ``op`` (not placed yet) and whether an ``annotation.mark`` follows it
+    (tensor consume_token); ``tensor.empty`` destinations are inserted before ``op``."""
     result_types = list(op.result_types)
     outs: List[Value] = []
     out_types = [t for t in result_types if isinstance(t, RankedTensorType)]
@@ -192,11 +212,7 @@ def _build_custom(op: Operation, rewriter: PatternRewriter, symbol: str, ins: Li
                              properties={"name": StringAttr(naming.custom_op_name(symbol))},
                              operand_types=list(in_types) + out_types)
     custom.detail().operand_groups = [("inputs", len(ins)), ("outputs", len(outs))]
-    rewriter.replace_op(op, custom)
-    if tensor_token:
-        mark = rewriter.create("annotation.mark", [custom.results[0]], [], {"ContinuousMemAccess": UNIT},
-                               operand_types=[result_types[0]])
-        rewriter.insert_after(custom, mark)
+    return custom, tensor_token
 
 
 def lower_distributed_to_hivm(module: Module, options: Optional[LoweringOptions] = None,

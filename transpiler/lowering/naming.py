@@ -75,6 +75,10 @@ def type_name(t: Type) -> str:
         if not 1 <= t.rank <= MAX_POINTER_RANK:
             raise UnsupportedType(t, f"unsupported type {t}: pointer tensors of rank 1 to {MAX_POINTER_RANK} have wrappers, this one has rank {t.rank}")
         return pointer_name(t.element, t.rank)
+    if isinstance(t, OpaqueType) and t.text.startswith("!tt.tensordesc<"):
+        raise UnsupportedType(t, f"no device wrapper exists for a tensor descriptor ({t}): the dialect allows it, "
+                                 f"but the device library's wrappers take scalars, pointers and tensors of pointers "
+                                 f"(SPEC.md section 1)")
     if isinstance(t, OpaqueType):
         raise UnsupportedType(t, f"unsupported type {t} (supported: {SUPPORTED_ELEMENTS}, pointers to them and tensors of such pointers)")
     return scalar_name(t)
@@ -141,8 +145,14 @@ ACLSHMEM_SIGNAL_SET, ACLSHMEM_SIGNAL_ADD = 0, 1  # ACLSHMEM numbering
 def notify_symbol(signal_pointer: Type, sig_op: int) -> str:
     """Symbol of ``notify`` from its signal pointer type and its (dialect) signal op.
 
+    i32 pointee: ``aclshmemx_signal_op``; i64 / ui64: ``aclshmem_int64_p`` /
+    ``aclshmem_uint64_p`` (set only).  Any other pointee (the upstream pass's own test uses
+    ``!tt.ptr<f32>``): named from the signal *value* type, i64, as the upstream pass does:
+    ``aclshmem_int64_p`` (set only); :func:`notify_pointee_warning` says so (SPEC.md 2.2).
+
     Raises:
-        UnsupportedType: the pointee is not i32/i64/ui64, or add on a 64-bit signal.
+        UnsupportedType: add on anything but an i32 signal; a non-pointer or non-default
+            address space.
         Unlowerable: ``sig_op`` is neither set (1) nor add (2).
     """
     if sig_op not in (SIGNAL_OP_SET, SIGNAL_OP_ADD):
@@ -154,11 +164,23 @@ def notify_symbol(signal_pointer: Type, sig_op: int) -> str:
     pointee = signal_pointer.pointee
     if pointee == IntegerType(32):
         return "aclshmemx_signal_op"
-    if pointee in (IntegerType(64), IntegerType(64, "u")):
-        if sig_op == SIGNAL_OP_ADD:
-            raise UnsupportedType(pointee, f"signal add is not supported on an {pointee} signal: only int32 signals support add on Ascend")
-        return "aclshmem_uint64_p" if pointee.signedness == "u" else "aclshmem_int64_p"
-    raise UnsupportedType(pointee, f"unsupported signal type {pointee}: notify needs an i32 (set, add), i64 or ui64 (set) signal pointer")
+    if sig_op == SIGNAL_OP_ADD:
+        raise UnsupportedType(pointee, f"signal add is not supported on an {pointee} signal: only int32 signals support add on Ascend")
+    if pointee == IntegerType(64, "u"):
+        return "aclshmem_uint64_p"
+    return "aclshmem_int64_p"
+
+
+def notify_pointee_warning(signal_pointer: Type) -> Optional[str]:
+    """The warning for a notify whose signal pointer does not point to i32, i64 or ui64
+    (SPEC.md 2.2: lowered as upstream does, but the store is an i64 one), else None."""
+    if not isinstance(signal_pointer, PointerType) or signal_pointer.pointee in NOTIFY_POINTEES:
+        return None
+    return (f"the signal pointer's element type {signal_pointer.pointee} is not the signal's type (i64): lowered "
+            f"as the upstream pass does, to aclshmem_int64_p, which stores an i64 at {signal_pointer}")
+
+
+NOTIFY_POINTEES = (IntegerType(32), IntegerType(64), IntegerType(64, "u"))
 
 
 def aclshmem_signal_op(sig_op: int) -> int:

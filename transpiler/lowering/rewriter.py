@@ -112,16 +112,24 @@ class PatternRewriter:
 
     # ---- creation -----------------------------------------------------------------------------
     def create(self, name: str, operands: Sequence[Value] = (), result_types=(), attributes=None, properties=None,
-               name_hints: Sequence[str] = (), operand_types=None) -> Operation:
+               name_hints: Sequence[str] = (), operand_types=None, regions: Sequence = ()) -> Operation:
         """A new op at the current source op's location; results get fresh names from ``name_hints``."""
         anchor = self.current
-        op = Operation.create(name, operands, result_types, attributes, properties,
+        op = Operation.create(name, operands, result_types, attributes, properties, regions=regions,
                               location=anchor.location if anchor is not None else None, operand_types=operand_types)
         op.origin = anchor.span if anchor is not None else None
         if anchor is not None:
             for r, hint in zip(op.results, name_hints):
                 r.name = self.namer.fresh(anchor, hint)
         return op
+
+    def create_value_before(self, before: Operation, name: str, operands: Sequence[Value], result_type,
+                            attributes=None, hint: str = "v", operand_types=None) -> Value:
+        """Create a one-result op (``arith.constant``, ``arith.extsi`` ...) right before
+        ``before`` and return its result (named from ``hint``)."""
+        new = self.create(name, operands, [result_type], attributes, name_hints=[hint], operand_types=operand_types)
+        self.insert_before(before, new)
+        return new.results[0]
 
     # ---- mutation -----------------------------------------------------------------------------
     def insert_before(self, anchor: Operation, op: Operation) -> Operation:

@@ -30,6 +30,20 @@
   X(int32, int32_t)               \
   X(int64, int64_t)
 
+// The 10 types of aclshmem_wait_until_<T> (AscendNPU-IR master, Shmem.cpp:
+// ACLSHMEM_WAIT_UNTIL_WRAPPER): no half, no bfloat16.
+#define TTD_FOR_EACH_WAIT_UNTIL_TYPE(X) \
+  X(float, float)                       \
+  X(int8, int8_t)                       \
+  X(int16, int16_t)                     \
+  X(int32, int32_t)                     \
+  X(int64, int64_t)                     \
+  X(uint8, uint8_t)                     \
+  X(uint16, uint16_t)                   \
+  X(uint32, uint32_t)                   \
+  X(uint64, uint64_t)                   \
+  X(char, char)
+
 // The 8 scalar types of consume_token, for values and for pointees.
 #define TTD_FOR_EACH_TOKEN_TYPE(X) \
   X(int8, int8_t)                  \

@@ -13,7 +13,7 @@ from ..attributes import BoolAttr, IntegerAttr, StringAttr
 from ..dialect import (NO_EFFECTS, READ_ONLY, READ_WRITE, EnumKeyword, OpDef, ValueSpec, all_attributes,
                        detail_from_format, register)
 from ..format import Cursor, FormatError, parse_format
-from ..types import I32, I64, IntegerType, PointerType, RankedTensorType
+from ..types import I1, I32, I64, IntegerType, PointerType, RankedTensorType
 from .tt_memory import MEM_SEMANTIC, MEM_SYNC_SCOPE  # Triton's own enums (TritonAttrDefs.td)
 
 # SPEC.md section 1, enum table (all i32-backed)
@@ -56,7 +56,7 @@ def _types(op):
 
 def _verify_wait(op) -> List[str]:
     errors = []
-    bar, n, value = _types(op)
+    bar, n, value, *pred = _types(op)
     if isinstance(bar, RankedTensorType) and isinstance(bar.element, PointerType):
         errors.append(f"barrier {bar} is a tensor of pointers: the dialect allows it but the device library "
                       f"has no wrapper for it; wait on a scalar !tt.ptr<iN>")
@@ -69,6 +69,8 @@ def _verify_wait(op) -> List[str]:
     for t in op.result_types:
         if not isinstance(t, IntegerType):
             errors.append(f"the token must be an integer, found {t}")
+    if pred and pred[0] is not None and pred[0] != I1:
+        errors.append(f"the predicate 'pred' must be i1, found {pred[0]}")
     return errors + _check_enums(op, (("scope", MEM_SYNC_SCOPE), ("semantic", MEM_SEMANTIC)))
 
 
@@ -146,16 +148,19 @@ def _verify_extern_call(op) -> List[str]:
 
 def _extern_call_effects(op):
     """No effects when ``pure = true``, else read and write (seed ``000_...``)."""
-    pure = op.attributes.get("pure")
+    pure = all_attributes(op).get("pure")  # a property in generic form, an attribute in custom form
     return NO_EFFECTS if isinstance(pure, BoolAttr) and pure.value else READ_WRITE
 
 
 WAIT = OpDef(
     "distributed.wait",
-    operands=(ValueSpec("barrierPtr"), ValueSpec("numBarriers"), ValueSpec("waitValue")),
+    # Triton 3.7 line: an optional i1 predicate after the semantic; no segment sizes (SPEC.md section 1)
+    operands=(ValueSpec("barrierPtr"), ValueSpec("numBarriers"), ValueSpec("waitValue"),
+              ValueSpec("pred", optional=True, type=I1)),
     results=(ValueSpec("token"),),
     attribute_kinds={"scope": MEM_SYNC_SCOPE, "semantic": MEM_SEMANTIC},
-    format="$barrierPtr `,` $numBarriers `,` $waitValue `,` `scope` `=` $scope `semantic` `=` $semantic attr-dict"
+    format="$barrierPtr `,` $numBarriers `,` $waitValue `,` `scope` `=` $scope `semantic` `=` $semantic"
+    " (`pred` `=` $pred^)? attr-dict"
     " `:` type($barrierPtr) `,` type($numBarriers) `,` type($waitValue) `->` type($token)",
     effects=READ_ONLY,
     verify=_verify_wait,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Callable, List
 
 from ..attributes import StringAttr, UnitAttr, format_attr_dict, unquote_string
-from ..dialect import NO_EFFECTS, READ_WRITE, OpDef, OpDetail, ValueSpec, register
+from ..dialect import NO_EFFECTS, READ_WRITE, OpDef, OpDetail, ValueSpec, all_attributes, register
 from ..format import Cursor, FormatError, finish
 from ..types import Type
 
@@ -22,7 +22,8 @@ CUSTOM = "hivm.hir.custom"
 
 
 def _effects(op):
-    return NO_EFFECTS if isinstance(op.attributes.get("no_side_effect"), UnitAttr) else READ_WRITE
+    """No effects with ``no_side_effect`` (an attribute or, in generic form, a property)."""
+    return NO_EFFECTS if isinstance(all_attributes(op).get("no_side_effect"), UnitAttr) else READ_WRITE
 
 
 def _values(cur: Cursor, keyword: str):

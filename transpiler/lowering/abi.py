@@ -1,0 +1,170 @@
+"""The ABI part of the link check: a custom op's operands against the C signature of its symbol
+(SPEC.md section 5).
+
+Each symbol list line holds the wrapper's C signature (``int _mlir_ciface_aclshmem_wait_int32(
+memref_t<__gm__ int32_t, 1> barrierPtr, int64_t numBarriers, int32_t waitVal)``).
+:func:`parse_signature` reads it into parameter kinds; :func:`match_operands` compares it with
+the custom op's operands and results:
+
+* the parameter count must match; a result returned through an out-parameter (a ``void``
+  function whose first parameters are pointers) counts as the op's result;
+* pointer and memref parameters, by value or by pointer, match any pointer operand (scalar
+  ``!tt.ptr`` or tensor of pointers); element types are not compared;
+* scalar integers compare by width, signedness ignored (``int``, ``int32_t``, ``uint32_t`` are 32
+  bits); a wider parameter is reached by extending the operand (the lowering inserts
+  ``arith.extsi`` or an i64 constant), a narrower one is an error;
+* types the sources do not define (``aclshmem_team_t``) are not compared.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+import attrs
+
+from ..ir.types import FloatType, IntegerType, PointerType, RankedTensorType, Type
+
+INT_WIDTHS = {"char": 8, "signed char": 8, "unsigned char": 8, "bool": 8, "short": 16, "unsigned short": 16,
+              "int": 32, "unsigned": 32, "unsigned int": 32, "long": 64, "unsigned long": 64, "long long": 64,
+              "unsigned long long": 64, "size_t": 64}
+FLOATS = frozenset({"half", "float", "double", "bfloat16_t"})
+_STDINT = re.compile(r"u?int(8|16|32|64)_t$")
+INTEGER, POINTER, FLOAT, OPAQUE, VOID = "integer", "pointer", "float", "opaque", "void"
+
+
+@attrs.frozen
+class CParam:
+    """One parameter (or the return value, ``name`` "result"): its C spelling and its kind
+    (integer, pointer, float, opaque or void); ``width`` for integers."""
+
+    name: str
+    spelling: str
+    kind: str
+    width: Optional[int] = None
+
+    def describe(self) -> str:
+        """``int64_t (64 bits)`` for integers, the C spelling otherwise (for messages)."""
+        return f"{self.spelling} ({self.width} bits)" if self.kind == INTEGER else self.spelling
+
+
+@attrs.frozen
+class CSignature:
+    """``returns`` and ``params`` of one wrapper; ``text`` is the signature as listed."""
+
+    returns: CParam
+    params: Tuple[CParam, ...]
+    text: str
+
+
+class AbiMismatch(ValueError):
+    """The op's operands do not fit the signature (the message names the symbol, the parameter
+    and both types)."""
+
+
+def _classify(spelling: str, name: str) -> CParam:
+    text = " ".join(spelling.replace("const ", " ").replace("volatile ", " ").split())
+    if "*" in text or text.startswith("memref_t<"):
+        return CParam(name, spelling, POINTER)
+    base = text.replace("__gm__ ", "")
+    if base == "void":
+        return CParam(name, spelling, VOID)
+    m = _STDINT.match(base)
+    if m:
+        return CParam(name, spelling, INTEGER, int(m.group(1)))
+    if base in INT_WIDTHS:
+        return CParam(name, spelling, INTEGER, INT_WIDTHS[base])
+    if base in FLOATS:
+        return CParam(name, spelling, FLOAT)
+    return CParam(name, spelling, OPAQUE)  # aclshmem_team_t and other types the sources do not define
+
+
+def _split_params(text: str) -> List[str]:
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch in "<("
+        depth -= ch in ">)"
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += ch
+    parts.append(current)
+    return [p.strip() for p in parts if p.strip() and p.strip() != "void"]
+
+
+def parse_signature(text: str, function: str) -> CSignature:
+    """The signature of ``function`` (``_mlir_ciface_<symbol>``) in ``text``; an unreadable one
+    has no parameters of known kinds (an opaque return) so that nothing is compared wrongly.
+
+    Raises:
+        ValueError: ``text`` does not declare ``function``.
+    """
+    at = text.find(function + "(")
+    if at < 0:
+        raise ValueError(f"the signature does not declare {function}: {text}")
+    returns = _classify(text[:at].strip(), "result")
+    inner = text[at + len(function) + 1 : text.rindex(")")]
+    params = []
+    for i, part in enumerate(_split_params(inner)):
+        m = re.match(r"(.*?)([A-Za-z_]\w*)$", part)
+        spelling, name = (m.group(1).strip(), m.group(2)) if m and m.group(1).strip() else (part, f"#{i}")
+        params.append(_classify(spelling, name))
+    return CSignature(returns, tuple(params), text)
+
+
+def _kind(t: Type) -> str:
+    if isinstance(t, PointerType) or (isinstance(t, RankedTensorType) and isinstance(t.element, PointerType)):
+        return POINTER
+    if str(t).startswith("memref<"):
+        return POINTER
+    if isinstance(t, IntegerType):
+        return INTEGER
+    if isinstance(t, FloatType):
+        return FLOAT
+    return OPAQUE
+
+
+def _check(symbol: str, library: str, param: CParam, t: Type, what: str) -> Optional[int]:
+    """None when ``t`` fits ``param``; the wider width to extend an integer operand to."""
+    kind = _kind(t)
+    if OPAQUE in (param.kind, kind):
+        return None
+    where = f"parameter '{param.name}' of {symbol} in the {library} device library"
+    if param.kind != kind:
+        raise AbiMismatch(f"{what} has type {t}, but {where} is {param.describe()}")
+    if kind != INTEGER or param.width == t.width:
+        return None
+    if param.width > t.width and what.startswith("operand"):
+        return param.width
+    raise AbiMismatch(f"{what} has type {t} ({t.width} bits), but {where} is {param.describe()}: "
+                      + ("a narrower parameter would truncate it" if param.width < t.width else
+                         "the widths differ"))
+
+
+def match_operands(symbol: str, library: str, signature: CSignature, operand_types: Sequence[Type],
+                   result_types: Sequence[Type]) -> List[Optional[int]]:
+    """For each operand, None or the integer width it must be extended to (SPEC.md section 5).
+
+    Raises:
+        AbiMismatch: a different parameter count, a narrower parameter, a pointer where an
+            integer is expected (or the reverse), a result the function cannot return.
+    """
+    params = list(signature.params)
+    returns = signature.returns
+    if result_types and returns.kind == VOID:  # results through out-parameters
+        outs, params = params[: len(result_types)], params[len(result_types):]
+        if len(outs) < len(result_types) or any(p.kind not in (POINTER, OPAQUE) for p in outs):
+            raise AbiMismatch(f"{symbol} returns void in the {library} device library and has no out-parameter "
+                              f"for the op's result ({signature.text})")
+    elif len(result_types) > 1:
+        raise AbiMismatch(f"the op has {len(result_types)} results, but {symbol} returns one value in the "
+                          f"{library} device library ({signature.text})")
+    elif result_types:
+        _check(symbol, library, returns, result_types[0], f"the result")
+    if len(params) != len(operand_types):
+        raise AbiMismatch(f"{symbol} takes {len(params)} parameter{'s' * (len(params) != 1)} in the {library} device "
+                          f"library ({signature.text}), but the op passes {len(operand_types)} "
+                          f"operand{'s' * (len(operand_types) != 1)}")
+    return [_check(symbol, library, p, t, f"operand {i} ({p.name})") for i, (p, t) in
+            enumerate(zip(params, operand_types))]
