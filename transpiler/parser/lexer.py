@@ -13,7 +13,7 @@ driver turns them into ``file:line:col: error:`` diagnostics.
 
 from __future__ import annotations
 
-import re
+from .._compat import re  # possessive quantifiers before Python 3.11
 from typing import Iterator
 
 from lark.lexer import Lexer
