@@ -121,3 +121,12 @@ def test_lowering_error_names_the_kernels_python_line(probe, tmp_path):
     assert r["type"] == "LoweringError"
     assert "fetch.ttir:5:5: error: 'distributed.symm_at' op unsupported type f64" in r["text"]
     assert f"{kernel}:5:11: note: in the kernel's Python source\n    far = dl.symm_at(src, 0)\n          ^" in r["text"]
+
+
+def test_triton_compile_reraises_the_lowering_error_as_its_own(probe):
+    # triton 3.2's compile() turns any stage's exception into MLIRCompilationError with the
+    # exception's text; the LoweringError stays reachable as its __context__.
+    error = probe("compile_error")["error"]
+    assert error["type"] == "MLIRCompilationError" and error["context"] == "LoweringError"
+    assert "[MLIRCompile] encounters error" in error["text"]
+    assert "error: probe: this kernel cannot be lowered" in error["text"]

@@ -123,8 +123,8 @@ def _triton():
     try:
         import triton
         from triton.backends import backends
-    except ImportError as e:
-        raise UnsupportedTritonAscend(f"triton-ascend cannot be imported: {e}") from e
+    except Exception as e:  # not installed, or a broken install (backend discovery raises RuntimeError)
+        raise UnsupportedTritonAscend(f"triton-ascend cannot be imported: {type(e).__name__}: {e}") from e
     return triton, backends
 
 
@@ -230,6 +230,8 @@ def enable(**lower_options) -> None:
     with _lock:
         triton, _ = _triton()
         cls = _ascend_backend_class()
+        if _state["patched"] is not None and _state["patched"][0] is not cls:  # another Triton was imported
+            disable()
         _state["options"] = dict(lower_options)
         if not getattr(cls.add_stages, _MARK, False):
             _patch(cls)

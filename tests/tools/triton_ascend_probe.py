@@ -11,6 +11,7 @@ Commands:
   plain TARGET DUMPDIR        compile a plain kernel; the dumped stages and the error, if any
   distributed TARGET FILE     the hooked ttd_lower, then the real ttadapter, on a TTIR file
   error FILE                  the hooked ttd_lower on a TTIR file that cannot be lowered
+  compile_error               triton.compile of a kernel whose ttd_lower stage raises LoweringError
 """
 
 import json
@@ -54,7 +55,8 @@ def cmd_stages():
     return out
 
 
-def cmd_plain(target_name, dump_dir):
+def compile_plain_kernel(target_name):
+    """triton.compile of an element-wise add; the exception it ends with, if any."""
     import triton
     import triton.language as tl
     from triton.compiler.compiler import ASTSource
@@ -69,13 +71,30 @@ def cmd_plain(target_name, dump_dir):
 
     src = ASTSource(add_kernel, signature={"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32"},
                     constants={"BLOCK": 64})
-    error = None
     try:
         triton.compile(src, target=target(target_name))
     except Exception as e:  # npubin needs CANN; the cpu target's ttadapter has its own defect
-        error = {"type": type(e).__name__, "text": str(e), "context": repr(e.__context__)}
+        return {"type": type(e).__name__, "text": str(e), "context": type(e.__context__).__name__}
+    return None
+
+
+def cmd_plain(target_name, dump_dir):
+    error = compile_plain_kernel(target_name)
     dumps = {p.suffix[1:]: p.read_text() for p in Path(dump_dir).rglob("add_kernel.*")}
     return {"error": error, "dumps": dumps}
+
+
+def cmd_compile_error():
+    """What triton.compile makes of a LoweringError raised in the ttd_lower stage."""
+    import transpiler.triton_ascend as hook
+    from transpiler.api import LoweringError
+    from transpiler.diagnostics import Diagnostic
+
+    def failing_lower(text, **options):
+        raise LoweringError([Diagnostic("error", "probe: this kernel cannot be lowered")])
+
+    hook.lower = failing_lower
+    return {"error": compile_plain_kernel("npu")}
 
 
 def cmd_distributed(target_name, path):
@@ -108,7 +127,9 @@ def cmd_error(path):
 def main(argv):
     snippet, command, args = argv[0], argv[1], argv[2:]
     exec(compile(Path(snippet).read_text(), snippet, "exec"), {"__name__": "__main__"})
-    result = {"stages": cmd_stages, "plain": cmd_plain, "distributed": cmd_distributed, "error": cmd_error}[command](*args)
+    commands = {"stages": cmd_stages, "plain": cmd_plain, "distributed": cmd_distributed, "error": cmd_error,
+                "compile_error": cmd_compile_error}
+    result = commands[command](*args)
     import triton
 
     result["triton_version"] = triton.__version__
