@@ -7,8 +7,10 @@ In the launcher, before the first kernel is compiled::
 
 From then on every kernel's stages are ``ttir``, ``ttd_lower``, ``ttadapter``, ... (SPEC.md
 section 4): ``ttd_lower`` lowers the ``distributed.*`` ops of the TTIR text to
-``hivm.hir.custom`` (section 2) and hands the text on; Triton's dump and override knobs
-(``TRITON_KERNEL_DUMP``, ``TRITON_DUMP_DIR``) treat it like any stage (``<kernel>.ttd_lower``).
+``hivm.hir.custom`` (section 2) and hands the text on; Triton's dump knobs
+(``TRITON_KERNEL_DUMP=1``, ``TRITON_DUMP_DIR``) write its output as ``<kernel>.ttd_lower``.
+(triton 3.2's override knob reads back only ttir, ttgir, llir, ptx and cubin files, so there
+neither ``ttd_lower`` nor triton-ascend's own ``ttadapter`` can be overridden.)
 ``metadata["ttd_lower_symbols"]`` lists the device-library symbols the kernel calls (section 5).
 
 Which class to patch.  triton 3.2 finds its backends by loading each
