@@ -36,7 +36,7 @@ def test_notes_point_at_the_python_line(tmp_path):
     (note,) = python_source_notes(diag, text)
     assert note.source.filename == str(kernel)
     assert note.source.line_col(note.offset) == (2, 12)  # Triton's 0-based column, printed 1-based
-    gone = f'module {{\n  %r = distributed.get_rank %c : i32 loc("/gone/k.py":2:11)\n}}\n'
+    gone = 'module {\n  %r = distributed.get_rank %c : i32 loc("/gone/k.py":2:11)\n}\n'
     (note,) = python_source_notes(Diagnostic("error", "bad", Source(text=gone), gone.index("%r")), gone)
     assert note.source.filename == "/gone/k.py:2:12" and note.offset is None
     assert python_source_notes(Diagnostic("error", "no place"), text) == []
