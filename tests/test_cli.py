@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from click.testing import CliRunner
+from click_compat import cli_runner
 
 from transpiler import cli
 from transpiler.pipeline import STAGES
@@ -20,7 +20,7 @@ PLAIN = ROOT / "tests" / "corpus" / "ttir" / "triton-3.9" / "vector_add.ttir"
 
 
 def invoke(*args, input=None, env=None):
-    return CliRunner().invoke(cli.main, [str(a) for a in args], input=input, env=env)
+    return cli_runner().invoke(cli.main, [str(a) for a in args], input=input, env=env)
 
 
 def test_stage_names_match_the_table():

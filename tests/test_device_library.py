@@ -140,13 +140,13 @@ def test_device_library_abi_rules():
 
 
 def test_device_library_in_the_triton_ascend_hook():
-    """``install(stages, device_library=...)`` lowers against that library before ttadapter."""
-    from transpiler.triton_ascend import install
+    """The hook's options reach the lowering: ``device_library="master"`` widens the wait."""
+    from transpiler.triton_ascend import insert_stage
 
-    seen = {}
-    stages = {"ttadapter": lambda src, metadata: seen.setdefault("text", src)}
-    install(stages, device_library="master")
+    stages = {"ttir": lambda src, metadata: src, "ttadapter": lambda src, metadata: src}
+    insert_stage(stages, device_library="master")
+    assert list(stages) == ["ttir", "ttd_lower", "ttadapter"]
     metadata = {"name": "k"}
-    stages["ttadapter"](WAIT, metadata)
-    assert "%n_i64 = arith.extsi %n : i32 to i64" in seen["text"]
+    text = stages["ttd_lower"](WAIT, metadata)
+    assert "%n_i64 = arith.extsi %n : i32 to i64" in text
     assert metadata["ttd_lower_symbols"] == ["aclshmem_wait_int32"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from click.testing import CliRunner
+from click_compat import cli_runner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -53,7 +53,7 @@ def check_outcome(tmp_path: Path, data: bytes, name: str) -> str:
     out = tmp_path / "out.mlir"
     if out.exists():
         out.unlink()
-    result = CliRunner().invoke(cli.main, ["-", "-o", str(out)], input=data)
+    result = cli_runner().invoke(cli.main, ["-", "-o", str(out)], input=data)
     assert result.exit_code in (0, 1), f"exit {result.exit_code} on a mutation of {name}:\n{result.output[-3000:]}"
     assert "Traceback" not in result.output
     if result.exit_code == 0:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Optional
 
 from .. import resources
+from .._compat import LARK_OPTIONS
 
 DETAIL_STARTS = ["custom_body", "generic_body", "type", "attribute", "location", "block_label", "alias_definition"]
 
@@ -39,7 +40,7 @@ def _lark(**options):
 
     grammar = resources.grammar_text()
     cache = _cache_file(options.pop("kind"))
-    return Lark(grammar, parser="lalr", maybe_placeholders=False, cache=cache or False, **options)
+    return Lark(grammar, parser="lalr", maybe_placeholders=False, cache=cache or False, **LARK_OPTIONS, **options)
 
 
 @functools.lru_cache(maxsize=None)

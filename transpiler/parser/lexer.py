@@ -18,11 +18,11 @@ Errors are raised as :class:`LexError` with the offset of the offending characte
 
 from __future__ import annotations
 
-import re
 from typing import Iterator, List, Tuple
 
 from lark.lexer import Lexer
 
+from .._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
 
 
