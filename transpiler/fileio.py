@@ -8,7 +8,8 @@ The moments a temporary file is created and renamed run with those signals block
 a signal never falls between creating the file and listing it.
 
 ``TTD_LOWER_TEST_PAUSE_WRITE=<file>`` (tests only) pauses every atomic write halfway, after
-creating ``<file>``, so that a test can send a signal while the output is being written.
+creating ``<file>``, until that file is deleted (or 20 s passed), so that a test can send a
+signal while the output is being written.
 """
 
 from __future__ import annotations
@@ -85,13 +86,14 @@ def write_atomic(path: str, text: str) -> None:
 
 
 def _pause_halfway(f, text: str, ready_file: str) -> None:
-    """Test hook: write half of ``text``, announce it by creating ``ready_file``, wait a while."""
+    """Test hook: write half of ``text``, announce it by creating ``ready_file``, and wait
+    until the test deletes it (20 s at most)."""
     half = len(text) // 2
     f.write(text[:half])
     f.flush()
     with open(ready_file, "w", encoding="utf-8"):
         pass
     deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    while os.path.exists(ready_file) and time.monotonic() < deadline:
         time.sleep(0.01)
     f.write(text[half:])

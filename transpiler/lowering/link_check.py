@@ -71,22 +71,40 @@ def parse_symbol_list(text: str, path: str) -> SymbolLibrary:
     return SymbolLibrary(signatures, path)
 
 
-@functools.lru_cache(maxsize=8)
 def load_library(path: Optional[str] = None) -> SymbolLibrary:
     """The bundled symbol list, or the one at ``path``.
+
+    A file given by ``path`` is read again on every call (it is small), and parsed again only
+    when its text changed: a list edited between two calls in one process is the one checked.
 
     Raises:
         SymbolListError: the file is missing, unreadable or malformed.
     """
+    if not path:
+        return _bundled_library()
+    return _parsed(_read_list(Path(path), path), path)
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_library() -> SymbolLibrary:
     from ..resources import data_path
 
+    file = data_path("device_templates", "symbols.txt")
+    return parse_symbol_list(_read_list(file, str(file)), str(file))
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str, path: str) -> SymbolLibrary:
+    return parse_symbol_list(text, path)
+
+
+def _read_list(file: Path, shown: str) -> str:
     try:
-        file = Path(path) if path else data_path("device_templates", "symbols.txt")
-        return parse_symbol_list(file.read_text(encoding="utf-8"), str(file))
+        return file.read_text(encoding="utf-8")
     except OSError as e:
-        raise SymbolListError(f"cannot read the symbol list '{path}': {e.strerror or e}") from None
+        raise SymbolListError(f"cannot read the symbol list '{shown}': {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise SymbolListError(f"the symbol list '{path}' is not UTF-8 text ({e.reason})") from None
+        raise SymbolListError(f"the symbol list '{shown}' is not UTF-8 text ({e.reason})") from None
 
 
 def check_symbols(module: Module, library: SymbolLibrary, diagnostics: DiagnosticEngine) -> int:
