@@ -138,6 +138,9 @@ def compile_text(request: Request) -> Result:
             unreadable override file, or a stage file that still holds distributed ops.
         KeyError: ``stop_after`` names no stage.
     """
+    from .resources import export_cache_dir
+
+    export_cache_dir()
     with collector_paused():
         try:
             return _compile(request)

@@ -5,7 +5,8 @@ As in ``mlir-opt`` (``mlir/lib/Support/ToolUtilities.cpp``):
 * a line whose text starts (after blanks) with the marker (``// -----`` by default) separates
   two chunks; each chunk is processed on its own;
 * a line that starts with the marker less its last two characters (``// ---``) is a *near
-  miss*: it separates nothing and earns a warning (``near miss with file split marker``);
+  miss*: it separates nothing and earns a warning (``near miss with file split marker``;
+  see :func:`near_misses`);
 * diagnostics point at the line of the *file* (current ``mlir-opt`` does so since llvm-project PR 150982, July 2025;
   older ones said ``within split at FILE:N offset :L:C``): a chunk is compiled with as many
   blank lines in front as the file has before it (see ``driver.Request.split_line``);
@@ -52,8 +53,10 @@ def split_input(text: str, marker: str = DEFAULT_MARKER) -> List[Chunk]:
 
 
 def near_misses(text: str, marker: str = DEFAULT_MARKER) -> List[int]:
-    """Offsets of the lines that start like the marker but are not one (``mlir-opt`` warns)."""
-    if len(marker) < 4:
+    """Offsets of the lines that start like the marker less its last two characters but are
+    not marker lines (``mlir-opt`` warns).  Only for markers that end in a run of one character
+    longer than two (``// -----``): for others (``// ==``) the shorter prefix is any comment."""
+    if len(marker) < 4 or not marker[-3] == marker[-2] == marker[-1]:
         return []
     prefix = re.compile(r"^[ \t]*(" + re.escape(marker[:-2]) + r")", re.M)
     full = _marker_lines(marker)
