@@ -174,13 +174,18 @@ def entry() -> None:
     """
     import gc
 
+    from .signals import Interrupted, handling_signals
+
     gc.disable()
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 8000))  # deeply nested regions
     try:
-        main()
+        with handling_signals():  # also while the arguments are read (main installs them again)
+            main()
         code = EXIT_OK
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_INPUT_ERROR)
+    except Interrupted as e:
+        code = e.exit_code
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:

@@ -52,9 +52,11 @@ class GroupedCommand(click.Command):
     """A click command that reads ``mlir-opt``-style arguments and prints ``mlir-opt``-style help."""
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        """Parse ``args`` after :func:`normalize_args` rewrote the mlir-opt spellings."""
         return super().parse_args(ctx, normalize_args(self, args))
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Write :func:`render_help`'s text."""
         formatter.write(render_help(self, ctx))
 
 

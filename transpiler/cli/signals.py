@@ -25,6 +25,7 @@ class Interrupted(BaseException):
 
     @property
     def exit_code(self) -> int:
+        """``128 + signum``, the status Unix tools exit with after a signal."""
         return 128 + self.signum
 
 
