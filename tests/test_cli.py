@@ -305,3 +305,15 @@ def test_split_chunks_dump_to_their_own_files(tmp_path):
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(f"split_markers_as_comments.split{n}.{stage}.mlir" for n in (1, 2, 3)
                            for stage in ("ttadapter", "ttir"))
+
+
+def test_dump_dir_holds_the_parsed_input_but_never_overwrites_the_input(tmp_path):
+    kernel = tmp_path / "k.ttir"
+    kernel.write_text(PUSH.read_text())
+    assert invoke(kernel, "--dump-dir", tmp_path / "d").exit_code == 0
+    assert (tmp_path / "d" / "k.ttir.mlir").read_text() == PUSH.read_text()  # the walk starts after ttir
+    assert (tmp_path / "d" / "k.ttadapter.mlir").read_text() == PUSH_OUT.read_text()
+    lowered = tmp_path / "l.ttadapter.mlir"
+    lowered.write_text(PUSH_OUT.read_text())
+    assert invoke(lowered, "--dump-dir", tmp_path, "--strip-debuginfo").exit_code == 0
+    assert lowered.read_text() == PUSH_OUT.read_text()

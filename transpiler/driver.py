@@ -170,8 +170,8 @@ def _compile(request: Request) -> Result:
     printed = functools.partial(print_module_text, printing=request.printing, padding=padding)
     instrument = Instrumentation(request.dump_dir, stem, request.print_ir_before, request.print_ir_after,
                                  request.ir_stream)
-    if produced_by is not None:
-        instrument.dump(produced_by, printed(module))
+    if produced_by is not None and not instrument.is_dump_of(produced_by, request.filename):
+        instrument.dump(produced_by, printed(module))  # never over the input file itself
 
     overridden: List[str] = []  # stages whose output came from the override folder
 

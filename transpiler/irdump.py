@@ -49,6 +49,14 @@ class Instrumentation:
             Path(self.dump_dir).mkdir(parents=True, exist_ok=True)
             write_atomic(os.path.join(self.dump_dir, f"{self.stem}.{stage}.mlir"), text)
 
+    def is_dump_of(self, stage: str, path: str) -> bool:
+        """Would the dump of ``stage`` be the file ``path`` (``k.ttadapter.mlir`` dumped into
+        its own folder)?"""
+        if not self.dump_dir or not os.path.exists(path):
+            return False
+        target = os.path.join(self.dump_dir, f"{self.stem}.{stage}.mlir")
+        return os.path.exists(target) and os.path.samefile(target, path)
+
     def before(self, stage: str, text: TextFn) -> None:
         """Called before ``stage`` runs, with its input."""
         if self.print_before:
