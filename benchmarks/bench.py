@@ -50,6 +50,7 @@ UNREADABLE = re.compile(r"tt\.atomic_store|tt\.atomic_load|tt\.atomic_poll|ttg\.
 
 
 def find_tao():
+    """The ``triton-adapter-opt`` to measure against ($TRITON_ADAPTER_OPT, the cache, PATH), or None."""
     explicit = os.environ.get("TRITON_ADAPTER_OPT")
     if explicit and Path(explicit).exists():
         return explicit
@@ -150,11 +151,13 @@ def generic_distributed(path: Path, out_dir: Path) -> Path:
 
 
 def lines(path: Path) -> int:
+    """The number of lines of ``path``."""
     with open(path, "rb") as f:
         return sum(1 for _ in f)
 
 
 def main() -> int:
+    """Measure, print the table and the linearity check; 0 on success."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus"))
     parser.add_argument("--runs", type=int, default=5)

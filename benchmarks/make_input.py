@@ -68,6 +68,7 @@ def generate(lines: int = DEFAULT_LINES, tao: Optional[str] = None) -> str:
 
 
 def main() -> int:
+    """Write the generated input (``-o``, default stdout)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=DEFAULT_LINES)
     parser.add_argument("-o", "--output", default="-")

@@ -218,6 +218,7 @@ def _ir_dump_from_environment(text: str):
     path = os.environ.get(DUMP_PATH_ENV)
 
     def stream(chunk: str) -> None:
+        """Append ``chunk`` to $MLIR_DUMP_PATH, or write it to stderr."""
         if path:
             with open(path, "a", encoding="utf-8") as f:
                 f.write(chunk)
