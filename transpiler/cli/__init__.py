@@ -110,6 +110,8 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
     if print_debuginfo and strip_debuginfo:
         raise click.UsageError("--mlir-print-debuginfo and --strip-debuginfo exclude each other")
     filename = "<stdin>" if input_path == "-" else input_path
+    if split_marker == "":  # `--split-input-file=`: the default marker, as mlir-opt takes it
+        split_marker = "// -----"
     try:
         with handling_signals():
             from ..diagnostics import DiagnosticError, print_diagnostics
