@@ -127,7 +127,8 @@ def render_help(command: click.Command, ctx: click.Context) -> str:
     for p in command.get_params(ctx):
         if not isinstance(p, click.Option) or p.hidden:
             continue
-        group = getattr(p, "group", GENERIC if p.name == "help" else GENERAL)  # plain click options: General
+        help_option = "--help" in p.opts
+        group = getattr(p, "group", GENERIC if help_option else GENERAL)  # plain click options: General
         entries = rows.setdefault(group, [])
         help_text = " ".join((p.help or "").split())
         if p.envvar:
