@@ -34,6 +34,9 @@ def test_help_lists_every_option_in_its_group():
     text = CliRunner().invoke(cli.main, ["--help"]).output
     positions = [text.index(f"\n{group}:\n") for group in GROUPS]
     assert positions == sorted(positions), "groups in the order of GROUPS"
+    generic = text[text.index("\nGeneric Options:\n"):]
+    assert "  --help (also -h)" in generic and "  --version" in generic
+    assert text.index("  -o <filename>") < text.index("\nLowering options:")
     for param in cli.main.params:
         for name in getattr(param, "opts", []):
             if name.startswith("-"):
