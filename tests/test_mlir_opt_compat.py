@@ -28,6 +28,7 @@ def test_single_dash_long_options_and_implicit_values():
     assert normalize_args(cli.main, ["--symbol-list", "-split-input-file", "-", "-nope"]) == [
         "--symbol-list", "-split-input-file", "-", "-nope"]
     assert normalize_args(cli.main, ["--", "-split-input-file"]) == ["--", "-split-input-file"]
+    assert normalize_args(cli.main, ["-o=out.mlir", "k.mlir"]) == ["-o", "out.mlir", "k.mlir"]
 
 
 def test_help_lists_every_option_in_its_group():

@@ -3,6 +3,7 @@
 * ``-split-input-file`` is ``--split-input-file`` (LLVM's ``cl`` accepts both; most lit ``RUN:``
   lines use one dash).  Only names of this command's long options are rewritten, so ``-o`` and
   ``-`` (stdin) keep their meaning, and nothing after ``--`` is touched.
+* ``-o=out`` is ``-o out`` (LLVM's reading; click would take ``=out`` as the value).
 * An option with an *implicit value* (``--split-input-file[=<marker>]``) takes a value only
   after ``=``, as ``cl::ValueOptional`` does: ``--split-input-file FILE`` leaves ``FILE`` the
   input.
@@ -91,7 +92,10 @@ def normalize_args(command: click.Command, args: List[str]) -> List[str]:
         m = _SINGLE_DASH.match(arg)
         if m and f"--{m.group(1)}" in names:
             arg = "-" + arg
-        name, eq, _value = arg.partition("=")
+        name, eq, value = arg.partition("=")
+        if eq and len(name) == 2 and names.get(name, (False,))[0]:  # `-o=out`, as LLVM reads it
+            out += [name, value]
+            continue
         takes_value, implicit = names.get(name, (False, None))
         if implicit is not None and not eq:
             arg = f"{name}={implicit}"
