@@ -23,7 +23,7 @@ from typing import Optional
 import click
 
 from .. import BUG_REPORT_URL, __version__
-from .options import DEBUGGING, DIAGNOSTICS, GENERAL, GENERIC, LOWERING, PRINTING, GroupedCommand, GroupedOption, option
+from .options import DEBUGGING, DIAGNOSTICS, GENERIC, LOWERING, PRINTING, GroupedCommand, GroupedOption, option
 from .output import read_input, write_file, write_output  # noqa: F401  (the CLI's I/O, importable from here)
 
 STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importing it at start-up
