@@ -1,8 +1,8 @@
 """Locating (and, on first use, installing) the real downstream tools for tests.
 
 Binaries come from ``$TRITON_ADAPTER_OPT`` / ``$BISHENGIR_OPT`` or the cache that
-``tests/tools/verify-downstream --install`` fills (``$TTD_DOWNSTREAM_CACHE`` or
-``~/.cache/ttd-downstream``).  When they cannot be had, tests skip, unless
+``tests/tools/verify-downstream --install`` fills (its ``cache_dir()``: ``$TTD_DOWNSTREAM_CACHE``,
+else ``$TTD_LOWER_CACHE/downstream``, default ``~/.cache/ttd-lower/downstream``).  When they cannot be had, tests skip, unless
 ``TTD_REQUIRE_DOWNSTREAM=1`` (CI), which makes that a failure.
 """
 
@@ -20,8 +20,9 @@ TOOL = Path(__file__).parent / "tools" / "verify-downstream"
 
 
 def _cache_bin() -> Path:
-    base = os.environ.get("TTD_DOWNSTREAM_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ttd-downstream")
-    return Path(base) / "bin"
+    import runpy
+
+    return Path(runpy.run_path(str(TOOL), run_name="verify_downstream")["cache_dir"]()) / "bin"
 
 
 @functools.lru_cache(maxsize=None)

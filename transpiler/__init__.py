@@ -5,6 +5,7 @@ The Python API is :func:`transpiler.lower` (see :mod:`transpiler.api`); the comm
 """
 
 __version__ = "0.1.0"
+BUG_REPORT_URL = "https://github.com/ttd-lower/ttd-lower/issues"
 
 
 def __getattr__(name):  # keep `import transpiler` cheap: load the API on first use

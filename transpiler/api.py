@@ -47,7 +47,7 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
             errors, its wider integer parameters get an ``arith.extsi``).
         generic / strip_debuginfo: print as ``--mlir-print-op-generic`` / ``--strip-debuginfo``.
         split_line: when ``text`` is one chunk of a ``--split-input-file`` input, the file line
-            where it starts (diagnostics then name the chunk).
+            where it starts (diagnostics and implicit locations then give the file's lines).
 
     Returns:
         The module text, with everything but the distributed ops unchanged.

@@ -8,11 +8,17 @@ Triton's way of walking a stage table (seed ``003_...``):
 * ``dump_dir`` receives every stage's output as ``<stem>.<stage>.mlir``;
 * ``override_dir``: when it holds ``<stem>.<stage>.mlir``, that file replaces the stage's output
   (and a note says so);
-* ``stop_after`` ends the walk early.
+* ``stop_after`` ends the walk early;
+* ``print_ir_before`` / ``print_ir_after`` send each stage's input / output to ``ir_stream``
+  under ``mlir-opt``'s ``// -----// IR Dump After ...`` headers (``transpiler/irdump.py``).
+
+The parsed input is dumped too, as the output of the stage that produced it (``k.ttir`` gives
+``k.ttir.mlir`` even though the walk starts after ``ttir``).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 from pathlib import Path
@@ -22,6 +28,7 @@ import attrs
 
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
+from .irdump import Instrumentation
 from .ir.core import Module, Source
 from .parser import parse_module
 from .pipeline import STAGES, Options, StageTiming, run
@@ -34,16 +41,22 @@ class PrintOptions:
     Attributes:
         generic: every op in generic form but ``hivm.hir.custom`` (``--mlir-print-op-generic``).
         debuginfo: keep locations (``--strip-debuginfo`` turns it off).
+        explicit_locations: give every op written without ``loc(...)`` the location MLIR gives
+            it (``--mlir-print-debuginfo``, see ``transpiler/debuginfo.py``).
     """
 
     generic: bool = False
     debuginfo: bool = True
+    explicit_locations: bool = False
 
 
 @attrs.define
 class Request:
     """What to compile and how.  ``filename`` names the input in diagnostics and decides the
-    first stage; ``split_line`` is set for a ``--split-input-file`` chunk."""
+    first stage.  ``split_line`` is set for a ``--split-input-file`` chunk: the file line it
+    starts on; the chunk is compiled behind that many blank lines less one, so that
+    diagnostics and implicit locations give the lines of the file (the blank lines are not
+    printed)."""
 
     text: str
     filename: str = "<input>"
@@ -56,6 +69,9 @@ class Request:
     dump_stem: Optional[str] = None  # name dumps and overrides by this stem (split chunks)
     stage_from_name: bool = True  # a `k.ttadapter.mlir` input starts after that stage
     notify: Callable[[str], None] = lambda message: None
+    print_ir_before: bool = False
+    print_ir_after: bool = False
+    ir_stream: Callable[[str], None] = lambda text: None
 
 
 @attrs.define
@@ -84,8 +100,16 @@ def stage_of(filename: str) -> Tuple[str, Optional[str]]:
     return stem or "stdin", None
 
 
-def print_module_text(module: Module, printing: PrintOptions) -> str:
-    """The module's text under ``printing`` (faithful unless generic form is asked for)."""
+def print_module_text(module: Module, printing: PrintOptions, padding: int = 0) -> str:
+    """The module's text under ``printing`` (faithful unless generic form is asked for),
+    without the ``padding`` blank lines a split chunk was compiled behind."""
+    text = _print_module_text(module, printing)
+    if padding and text.startswith("\n" * padding):
+        return text[padding:]
+    return text
+
+
+def _print_module_text(module: Module, printing: PrintOptions) -> str:
     if printing.generic:
         from .emit.printer import PrintError, print_module
 
@@ -114,6 +138,9 @@ def compile_text(request: Request) -> Result:
             unreadable override file, or a stage file that still holds distributed ops.
         KeyError: ``stop_after`` names no stage.
     """
+    from .resources import export_cache_dir
+
+    export_cache_dir()
     with collector_paused():
         try:
             return _compile(request)
@@ -131,9 +158,20 @@ def _compile(request: Request) -> Result:
     if not request.stage_from_name:
         produced_by = None
     start = names.index(produced_by) + 1 if produced_by else 0
+    padding = request.split_line - 1 if request.split_line else 0
+    text = "\n" * padding + request.text
+    if request.printing.explicit_locations:
+        from .debuginfo import with_explicit_locations
+
+        text = with_explicit_locations(text, request.filename)
     t0 = time.perf_counter()
-    module = parse_module(request.text, request.filename, request.split_line)
+    module = parse_module(text, request.filename)
     timings = [StageTiming("parse", time.perf_counter() - t0)]
+    printed = functools.partial(print_module_text, printing=request.printing, padding=padding)
+    instrument = Instrumentation(request.dump_dir, stem, request.print_ir_before, request.print_ir_after,
+                                 request.ir_stream)
+    if produced_by is not None and not instrument.is_dump_of(produced_by, request.filename):
+        instrument.dump(produced_by, printed(module))  # never over the input file itself
 
     overridden: List[str] = []  # stages whose output came from the override folder
 
@@ -145,15 +183,13 @@ def _compile(request: Request) -> Result:
             replacement.warnings[:0] = output.warnings
             module = replacement
             overridden.append(name)
-        if request.dump_dir:
-            Path(request.dump_dir).mkdir(parents=True, exist_ok=True)
-            (Path(request.dump_dir) / f"{stem}.{name}.mlir").write_text(
-                print_module_text(module, request.printing), encoding="utf-8")
+        instrument.after(name, lambda: printed(module))
         return module
 
     if start < len(names) and (request.stop_after is None or names.index(request.stop_after) >= start):
         try:
-            timings += run(module, request.options, names[start], request.stop_after, on_stage=after_stage)
+            timings += run(module, request.options, names[start], request.stop_after, on_stage=after_stage,
+                           before_stage=lambda name, m: instrument.before(name, lambda: printed(m)))
         except DiagnosticError as e:  # the warnings reported before the error come first
             raise DiagnosticError(module.warnings + e.diagnostics) from None
     if request.stop_after in (None, names[-1]):
@@ -166,7 +202,7 @@ def _compile(request: Request) -> Result:
             why = "is left after the last stage"
         _check_no_distributed_left(module, why)
     t1 = time.perf_counter()
-    text = print_module_text(module, request.printing)
+    text = printed(module)
     timings.append(StageTiming("print", time.perf_counter() - t1))
     return Result(text, timings, module)
 

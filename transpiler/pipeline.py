@@ -97,6 +97,13 @@ DESCRIPTIONS: Dict[str, str] = {
 }
 
 
+PASS_NAMES: Dict[str, str] = {
+    "ttir": "VerifyDistributedOps",
+    "ttadapter": "ConvertDistributedToHIVM",
+}
+"""The name of each stage as a pass, for ``--mlir-print-ir-after-all`` headers."""
+
+
 def describe() -> str:
     """The stage table, one stage per line (``ttd-lower --pipeline``)."""
     width = max(map(len, STAGES))
@@ -110,10 +117,12 @@ class StageTiming:
 
 
 def run(module: Module, options: Options, start: str = "ttir", stop: Optional[str] = None,
-        on_stage: Optional[Callable[[str, Module], Module]] = None) -> List[StageTiming]:
+        on_stage: Optional[Callable[[str, Module], Module]] = None,
+        before_stage: Optional[Callable[[str, Module], None]] = None) -> List[StageTiming]:
     """Run the stages from ``start`` to ``stop`` (inclusive, default: the last) on ``module``.
 
-    ``on_stage(name, module)`` is called after each stage and may return a replacement module
+    ``before_stage(name, module)`` is called before each stage (IR printing);
+    ``on_stage(name, module)`` after each stage, and may return a replacement module
     (dumps and overrides hook in here).  Returns the time each stage took.
 
     Raises:
@@ -125,6 +134,8 @@ def run(module: Module, options: Options, start: str = "ttir", stop: Optional[st
     last = names.index(stop) if stop is not None else len(names) - 1
     timings: List[StageTiming] = []
     for name in names[first : last + 1]:
+        if before_stage is not None:
+            before_stage(name, module)
         t0 = time.perf_counter()
         module = STAGES[name](module, options)
         timings.append(StageTiming(name, time.perf_counter() - t0))

@@ -5,7 +5,7 @@
 // Every distributed-op rule of SPEC.md sections 1-2 that can fail, as expected diagnostics.
 // Without --verify-diagnostics the same file fails and writes nothing.
 
-// CHECK: within split at {{.*}}errors.mlir:1 offset :17:5: error: 'distributed.symm_at' op unsupported type f64 (supported: i8, i16, i32, i64, f16, bf16, f32)
+// CHECK: {{.*}}errors.mlir:17:5: error: 'distributed.symm_at' op unsupported type f64 (supported: i8, i16, i32, i64, f16, bf16, f32)
 // CHECK-NEXT: %x = distributed.symm_at %p, %r, : !tt.ptr<f64>
 // CHECK-NEXT: ^
 // CHECK-NEXT: note: in @f64, defined here

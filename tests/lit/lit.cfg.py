@@ -17,7 +17,7 @@ config.excludes = ["Output", "Inputs"]
 # package (a Python port of LLVM's FileCheck).
 bindir = os.path.dirname(sys.executable)
 config.environment["PATH"] = os.pathsep.join([bindir, os.environ.get("PATH", "")])
-for var in ("HOME", "TTD_CACHE_DIR", "PYTHONPATH"):
+for var in ("HOME", "TTD_CACHE_DIR", "TTD_LOWER_CACHE", "TTD_DOWNSTREAM_CACHE", "PYTHONPATH"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # $TTD_FILECHECK: a filecheck from elsewhere (tests/test_lit.py sets it on Python 3.9, whose own
@@ -27,3 +27,5 @@ if filecheck is None:
     lit_config.fatal("filecheck not found: pip install filecheck (it is in the [test] extra)")
 config.substitutions.append(("FileCheck", filecheck))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%repo", os.path.dirname(os.path.dirname(config.test_source_root))))

@@ -8,7 +8,7 @@
 // as properties.
 
 // Without --verify-diagnostics: the warnings are printed, the add is an error (exit 1).
-// WARN: notify_upstream.mlir:1 offset :20:5: warning: 'distributed.notify' op the signal pointer's element type f32 is not the signal's type (i64)
+// WARN: notify_upstream.mlir:20:5: warning: 'distributed.notify' op the signal pointer's element type f32 is not the signal's type (i64)
 // WARN: error: 'distributed.notify' op signal add is not supported on an f32 signal
 
 // CHECK-LABEL: tt.func public @dictionary

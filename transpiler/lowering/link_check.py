@@ -107,26 +107,44 @@ def parse_symbol_list(text: str, path: str, name: str = "") -> SymbolLibrary:
     return SymbolLibrary(signatures, path, name or path)
 
 
-@functools.lru_cache(maxsize=8)
 def load_library(path: Optional[str] = None, library: str = DEFAULT_LIBRARY) -> SymbolLibrary:
     """The list at ``path`` (``--symbol-list``), else the one of ``library`` (``--device-library``:
     ``bundled``, ``1.2.0``, ``1.2.0-post`` or ``master``).
 
+    A file given by ``path`` is read again on every call (it is small), and parsed again only
+    when its text changed: a list edited between two calls in one process is the one checked.
+    The shipped lists are read once.
+
     Raises:
         SymbolListError: an unknown library name; the file is missing, unreadable or malformed.
     """
+    if path:
+        return _parsed(_read_list(Path(path), path), path, "")
+    if library not in LIBRARIES:
+        raise SymbolListError(f"unknown device library '{library}' (known: {', '.join(LIBRARIES)})")
+    return _shipped_library(library)
+
+
+@functools.lru_cache(maxsize=None)
+def _shipped_library(library: str) -> SymbolLibrary:
     from ..resources import data_path
 
-    if not path and library not in LIBRARIES:
-        raise SymbolListError(f"unknown device library '{library}' (known: {', '.join(LIBRARIES)})")
+    file = data_path(*LIBRARIES[library])
+    return parse_symbol_list(_read_list(file, str(file)), str(file), "bundled" if library == DEFAULT_LIBRARY else "")
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str, path: str, name: str) -> SymbolLibrary:
+    return parse_symbol_list(text, path, name)
+
+
+def _read_list(file: Path, shown: str) -> str:
     try:
-        file = Path(path) if path else data_path(*LIBRARIES[library])
-        name = "" if path else ("bundled" if library == DEFAULT_LIBRARY else "")
-        return parse_symbol_list(file.read_text(encoding="utf-8"), str(file), name)
+        return file.read_text(encoding="utf-8")
     except OSError as e:
-        raise SymbolListError(f"cannot read the symbol list '{path}': {e.strerror or e}") from None
+        raise SymbolListError(f"cannot read the symbol list '{shown}': {e.strerror or e}") from None
     except UnicodeDecodeError as e:
-        raise SymbolListError(f"the symbol list '{path}' is not UTF-8 text ({e.reason})") from None
+        raise SymbolListError(f"the symbol list '{shown}' is not UTF-8 text ({e.reason})") from None
 
 
 def libraries_with(symbol: str) -> List[str]:

@@ -1,0 +1,163 @@
+"""Command-line conventions of ``mlir-opt``: single-dash long options, optional values, grouped help.
+
+* ``-split-input-file`` is ``--split-input-file`` (LLVM's ``cl`` accepts both; most lit ``RUN:``
+  lines use one dash).  Only names of this command's long options are rewritten, so ``-o`` and
+  ``-`` (stdin) keep their meaning, and nothing after ``--`` is touched.
+* ``-o=out`` is ``-o out`` (LLVM's reading; click would take ``=out`` as the value).
+* An option with an *implicit value* (``--split-input-file[=<marker>]``) takes a value only
+  after ``=``, as ``cl::ValueOptional`` does: ``--split-input-file FILE`` leaves ``FILE`` the
+  input.
+* ``--help`` lists the options by group, like ``mlir-opt --help``: ``OVERVIEW``, ``USAGE``, then
+  ``OPTIONS`` with one section per group, options sorted by name inside it.
+
+New options join a group with ``@option(..., group=LOWERING)`` (:func:`option`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional, Tuple
+
+import click
+
+GENERAL = "General options"
+LOWERING = "Lowering options"
+DIAGNOSTICS = "Diagnostics options"
+PRINTING = "Printing options"
+DEBUGGING = "Stage and IR dump options"
+GENERIC = "Generic Options"
+GROUPS = (GENERAL, LOWERING, DIAGNOSTICS, PRINTING, DEBUGGING, GENERIC)
+"""Help sections, in the order they are printed (``Generic Options`` last, as in LLVM tools)."""
+
+_SINGLE_DASH = re.compile(r"^-([A-Za-z][\w-]+)(=.*)?$", re.S)
+
+
+class GroupedOption(click.Option):
+    """A click option with a help ``group``, an optional ``implicit_value`` (the value it takes
+    when written without ``=``) and the ``value_name`` shown in help (``<dir>``)."""
+
+    def __init__(self, *args, group: str = GENERAL, implicit_value: Optional[str] = None,
+                 value_name: Optional[str] = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.group = group
+        self.implicit_value = implicit_value
+        self.value_name = value_name
+
+
+def option(*param_decls: str, group: str = GENERAL, **kwargs):
+    """``click.option`` for :class:`GroupedCommand`: the option is listed under ``group``."""
+    return click.option(*param_decls, cls=GroupedOption, group=group, **kwargs)
+
+
+class GroupedCommand(click.Command):
+    """A click command that reads ``mlir-opt``-style arguments and prints ``mlir-opt``-style help."""
+
+    def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
+        """Parse ``args`` after :func:`normalize_args` rewrote the mlir-opt spellings."""
+        return super().parse_args(ctx, normalize_args(self, args))
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Write :func:`render_help`'s text."""
+        formatter.write(render_help(self, ctx))
+
+
+def _option_names(command: click.Command, ctx: Optional[click.Context] = None) -> Dict[str, Tuple[bool, Optional[str]]]:
+    """``--name`` / ``-n`` -> (takes a value, implicit value) for every option of ``command``."""
+    names: Dict[str, Tuple[bool, Optional[str]]] = {}
+    params = command.get_params(ctx) if ctx is not None else command.params
+    for p in params:
+        if not isinstance(p, click.Option):
+            continue
+        implicit = getattr(p, "implicit_value", None)
+        for name in p.opts + p.secondary_opts:
+            names[name] = (not p.is_flag and implicit is None, implicit)
+    names.setdefault("--help", (False, None))
+    return names
+
+
+def normalize_args(command: click.Command, args: List[str]) -> List[str]:
+    """``-name[=v]`` -> ``--name[=v]`` for this command's long options; ``--opt`` with an
+    implicit value -> ``--opt=<value>``."""
+    names = _option_names(command)
+    out: List[str] = []
+    expects_value = False
+    for i, arg in enumerate(args):
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if expects_value:  # the value of the previous option, whatever it looks like
+            out.append(arg)
+            expects_value = False
+            continue
+        m = _SINGLE_DASH.match(arg)
+        if m and f"--{m.group(1)}" in names:
+            arg = "-" + arg
+        name, eq, value = arg.partition("=")
+        if eq and len(name) == 2 and names.get(name, (False,))[0]:  # `-o=out`, as LLVM reads it
+            out += [name, value]
+            continue
+        takes_value, implicit = names.get(name, (False, None))
+        if implicit is not None and not eq:
+            arg = f"{name}={implicit}"
+        expects_value = takes_value and not eq
+        out.append(arg)
+    return out
+
+
+def _signature(p: click.Option) -> str:
+    """How an option is written in help: ``--dump-dir=<dir>``, ``-o <filename>``, ``--split-input-file[=<marker>]``."""
+    name = p.opts[0]  # as declared first: `-o`, `--help`
+    value = getattr(p, "value_name", None) or "<value>"
+    if p.is_flag:
+        text = name
+    elif getattr(p, "implicit_value", None) is not None:
+        text = f"{name}[={value}]"
+    elif name.startswith("--"):
+        text = f"{name}={value}"
+    else:
+        text = f"{name} {value}"
+    aliases = [o for o in p.opts if o != name]
+    return text + (f" (also {', '.join(aliases)})" if aliases else "")
+
+
+def render_help(command: click.Command, ctx: click.Context) -> str:
+    """The whole ``--help`` text."""
+    overview = (command.help or "").strip().split("\n\n")
+    lines = [f"OVERVIEW: {' '.join(overview[0].split())}", ""]
+    for paragraph in overview[1:]:
+        lines += [" ".join(paragraph.split()), ""]
+    lines += [f"USAGE: {ctx.command_path} [options] <input file>", "", "OPTIONS:", ""]
+    rows: Dict[str, List[Tuple[str, str]]] = {g: [] for g in GROUPS}
+    for p in command.get_params(ctx):
+        if not isinstance(p, click.Option) or p.hidden:
+            continue
+        help_option = "--help" in p.opts
+        group = getattr(p, "group", GENERIC if help_option else GENERAL)  # plain click options: General
+        entries = rows.setdefault(group, [])
+        help_text = " ".join((p.help or "").split())
+        if p.envvar:
+            help_text += f" (env {p.envvar})"
+        entries.append((_signature(p), help_text))
+        if isinstance(p.type, click.Choice):
+            entries += [(f"  ={c}", "") for c in p.type.choices]
+    width = max(len(sig) for group in rows.values() for sig, _ in group) + 4
+    for group, entries in rows.items():
+        if not entries:
+            continue
+        lines += [f"{group}:", ""]
+        for sig, text in _sorted(entries):
+            lines.append(f"  {sig:<{width}}- {text}" if text else f"  {sig}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _sorted(entries: List[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    """Options by name (as LLVM sorts them), each followed by its ``=choice`` lines."""
+    blocks: List[List[Tuple[str, str]]] = []
+    for entry in entries:
+        if entry[0].startswith("  =") and blocks:
+            blocks[-1].append(entry)
+        else:
+            blocks.append([entry])
+    blocks.sort(key=lambda b: b[0][0].lstrip("-").lower())
+    return [e for b in blocks for e in b]
