@@ -15,125 +15,18 @@ of a replaced op to its replacement, so every use, by reference or by name, stay
 
 from __future__ import annotations
 
-import bisect
 import re
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
 
 from .attributes import Attribute
+from .source import Source  # noqa: F401 (re-exported: the IR's text)
 from .types import Type
+from .values import BlockArgument, OpResult, Value  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dialect import OpDetail
-
-
-@attrs.define(eq=False, repr=False)
-class Source:
-    """The text an IR was parsed from, with its file name, for spans and diagnostics.
-
-    ``split_line`` is set for a ``--split-input-file`` chunk: the line of the file where the
-    chunk starts.  Lines stay relative to the chunk and diagnostics say which chunk, as
-    ``mlir-opt`` does (``within split at FILE:N offset :L:C``).
-    """
-
-    text: str
-    filename: str = "<input>"
-    split_line: Optional[int] = None
-    _line_starts: Optional[List[int]] = attrs.field(default=None, init=False)
-
-    def line_col(self, offset: int) -> Tuple[int, int]:
-        """1-based (line, column) of a character offset."""
-        if self._line_starts is None:
-            starts = [0]
-            find = self.text.find
-            i = find("\n")
-            while i >= 0:
-                starts.append(i + 1)
-                i = find("\n", i + 1)
-            self._line_starts = starts
-        idx = bisect.bisect_right(self._line_starts, offset) - 1
-        return idx + 1, offset - self._line_starts[idx] + 1
-
-    @property
-    def display_name(self) -> str:
-        """How diagnostics name this text (the file, or the file's split chunk)."""
-        if self.split_line is None:
-            return self.filename
-        return f"within split at {self.filename}:{self.split_line} offset "
-
-    def line_text(self, offset: int) -> str:
-        """The whole source line that contains ``offset`` (without its newline)."""
-        start = self.text.rfind("\n", 0, offset) + 1
-        end = self.text.find("\n", offset)
-        return self.text[start : end if end >= 0 else len(self.text)].rstrip("\r")
-
-    def line_start(self, offset: int) -> int:
-        return self.text.rfind("\n", 0, offset) + 1
-
-    def line_end(self, offset: int) -> int:
-        end = self.text.find("\n", offset)
-        return len(self.text) if end < 0 else end
-
-
-class Value:
-    """An SSA value.  ``name`` is how it is printed (``%rank``, ``%0#1``) or None if unnamed."""
-
-    __slots__ = ("name",)
-
-    @property
-    def type(self) -> Type:  # pragma: no cover - overridden
-        raise NotImplementedError
-
-
-class OpResult(Value):
-    """Result ``index`` of ``op``.  Its type comes from ``op.result_types`` (parsed lazily)."""
-
-    __slots__ = ("op", "index", "_type")
-
-    def __init__(self, op: "Operation", index: int, name: Optional[str], type_: Optional[Type] = None):
-        self.op = op
-        self.index = index
-        self.name = name
-        self._type = type_
-
-    @property
-    def type(self) -> Type:
-        """The result's type.
-
-        Raises:
-            LookupError: the producing op's types are unknown (an op nobody declared).
-            DiagnosticError: the producing op's text cannot be read.
-        """
-        if self._type is None:
-            types = self.op.result_types
-            if self.index >= len(types):
-                raise LookupError(f"the type of {self.name} is not known ({self.op.name} is not declared)")
-            self._type = types[self.index]
-        return self._type
-
-    def __repr__(self) -> str:
-        return f"<result {self.name} of {self.op.name}>"
-
-
-class BlockArgument(Value):
-    """Argument ``index`` of ``block`` (function arguments are the entry block's arguments)."""
-
-    __slots__ = ("block", "index", "_type", "location")
-
-    def __init__(self, block: Optional["Block"], index: int, name: Optional[str], type_: Type, location: Optional[str] = None):
-        self.block = block
-        self.index = index
-        self.name = name
-        self._type = type_
-        self.location = location
-
-    @property
-    def type(self) -> Type:
-        return self._type
-
-    def __repr__(self) -> str:
-        return f"<arg {self.name}: {self._type}>"
 
 
 @attrs.define(eq=False, repr=False)
@@ -209,9 +102,9 @@ class Operation:
                 declared assembly format.
         """
         if self._detail is None:
-            from .dialect import parse_detail
-
-            self._detail = parse_detail(self)
+            if self.source is None or self.source.reader is None:
+                raise LookupError(f"the detail of '{self.name}' is not known (no source text to read it from)")
+            self._detail = self.source.reader.detail(self)
         return self._detail
 
     @property

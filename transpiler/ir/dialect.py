@@ -1,4 +1,4 @@
-"""Op declarations (one :class:`OpDef` per op name) and the lazy parse of an op's detail.
+"""Op declarations (one :class:`OpDef` per op name) and the record of an op's detail.
 
 A dialect module (``transpiler/ir/dialects/*.py``) declares each op once: operands, results,
 the attributes its format reads, regions, the ODS assembly format (or parse/print hooks for
@@ -14,10 +14,11 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 import attrs
 
-from .attributes import Attribute, IntegerAttr
+from .attributes import Attribute
 from .core import Operation, Value
-from .format import FormatError, compile_format, parse_format
-from .types import FunctionType, I32, IntegerType, Type
+from .format import compile_format
+from .types import Type
+from .attr_kinds import AttrKind, EnumKeyword, SymbolRef, TokenAttrKind, TypedValue  # noqa: F401 (declarations use them)
 
 READ = "read"
 WRITE = "write"
@@ -38,117 +39,6 @@ class ValueSpec:
     type: Optional[Type] = None
 
 
-class AttrKind:
-    """How an attribute named in a format (``$scope``) is written and stored."""
-
-    def can_start(self, item) -> bool:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def parse(self, cursor) -> Attribute:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def print(self, attr: Attribute) -> str:  # pragma: no cover - interface
-        raise NotImplementedError
-
-
-class TokenAttrKind(AttrKind):
-    """An attribute written as exactly one token of the custom-form tokenizer.
-
-    Subclasses set ``token`` (the token type, e.g. ``"STRING"``) and ``what`` (its name in
-    errors) and convert between the token's text and the stored attribute.
-
-    Raises:
-        FormatError: from :meth:`parse` when the next item is not a ``token``.
-    """
-
-    token: str = ""
-    what: str = ""
-
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) == self.token
-
-    def parse(self, cursor) -> Attribute:
-        return self.decode(str(cursor.expect(self.token, self.what)))
-
-    def decode(self, text: str) -> Attribute:  # pragma: no cover - interface
-        raise NotImplementedError
-
-    def print(self, attr: Attribute) -> str:
-        return str(attr)
-
-
-@attrs.define(frozen=True)
-class EnumKeyword(AttrKind):
-    """An i32 enum printed as a keyword (``scope = gpu``), stored as ``N : i32``.
-
-    ``values`` maps keyword to number (SPEC.md section 1 enum tables).
-    """
-
-    enum_name: str
-    values: Tuple[Tuple[str, int], ...]
-    storage: IntegerType = I32
-
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) in ("BARE_ID", "TYPE") and str(item) in dict(self.values)
-
-    def parse(self, cursor) -> Attribute:
-        item = cursor.peek()
-        table = dict(self.values)
-        if getattr(item, "type", None) not in ("BARE_ID", "TYPE") or str(item) not in table:
-            words = ", ".join(k for k, _ in self.values)
-            raise FormatError(f"expected {self.enum_name} keyword ({words}), found '{item}'", item)
-        cursor.next()
-        return IntegerAttr(table[str(item)], self.storage)
-
-    def print(self, attr: Attribute) -> str:
-        for k, v in self.values:
-            if isinstance(attr, IntegerAttr) and attr.value == v:
-                return k
-        return str(attr)
-
-    def keyword(self, value: int) -> Optional[str]:
-        return next((k for k, v in self.values if v == value), None)
-
-
-@attrs.define(frozen=True)
-class TypedValue(AttrKind):
-    """A literal with its type (``3 : i64``, ``dense<0.0> : tensor<4xf32>``, ``true``)."""
-
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) in ("INTEGER", "FLOAT", "ATTR", "BARE_ID")
-
-    def parse(self, cursor) -> Attribute:
-        from ..parser.attributes import parse_attribute
-
-        item = cursor.next()
-        if getattr(item, "type", None) not in ("INTEGER", "FLOAT", "ATTR", "BARE_ID", "STRING"):
-            raise FormatError(f"expected a literal value, found '{item}'", item)
-        text = str(item)
-        if getattr(cursor.peek(), "type", None) == "COLON" and getattr(cursor.peek(1), "type", None) == "TYPE":
-            cursor.next()
-            text = f"{text} : {cursor.next()}"
-        return parse_attribute(text)
-
-    def print(self, attr: Attribute) -> str:
-        return str(attr)
-
-
-@attrs.define(frozen=True)
-class SymbolRef(AttrKind):
-    """A symbol reference (``@callee``)."""
-
-    def can_start(self, item) -> bool:
-        return getattr(item, "type", None) == "SYMBOL_REF"
-
-    def parse(self, cursor) -> Attribute:
-        from .attributes import SymbolRefAttr
-
-        return SymbolRefAttr(str(cursor.expect("SYMBOL_REF", "a symbol (@name)")))
-
-    def print(self, attr: Attribute) -> str:
-        return str(attr)
-
-
 @attrs.define(eq=False)
 class OpDef:
     """The declaration of one op (see the module docstring).
@@ -162,7 +52,8 @@ class OpDef:
         effects: memory effects, or a function of the op returning them.
         infer: fills result (and implied operand) types a format does not print:
             ``infer(detail)`` with ``detail.types`` by format name.
-        parse_hook / print_hook: for syntax that is not declarative (``tt.func``, ``scf.for``).
+        custom_syntax: the op's syntax is not (only) declarative (``tt.func``, ``scf.for``): the
+            parser and the printer have hooks for it (``parser/custom/``, ``emit/custom/``).
         verify: ``verify(op) -> [message, ...]``: the op's own rules (empty list when fine).
         inherent: names of the op's own (ODS ``arguments``) attributes, printed as properties
             ``<{...}>`` in generic form; attributes read by the format are inherent too.
@@ -193,8 +84,7 @@ class OpDef:
     format: Optional[str] = None
     effects: object = READ_WRITE
     infer: Optional[Callable] = None
-    parse_hook: Optional[Callable] = None
-    print_hook: Optional[Callable] = None
+    custom_syntax: bool = False
     verify: Optional[Callable] = None
     isolated: bool = False
     inherent: Sequence[str] = ()
@@ -311,95 +201,6 @@ def known_type(v: Value) -> Optional[Type]:
         return None
 
 
-def parse_detail(op: Operation) -> OpDetail:
-    """Parse a source op's detail by its declaration (or generically).
-
-    Raises:
-        DiagnosticError: the op's text does not fit its declared syntax.
-    """
-    from ..diagnostics import ERROR, Diagnostic, DiagnosticError
-    from ..parser.detail import GenericBody, body_text, parse_body
-
-    body = parse_body(op)
-    opdef = lookup(op.name)
-    if isinstance(body, GenericBody):
-        detail = _generic_detail(op, body, opdef)
-    elif opdef is None or (opdef.format is None and opdef.parse_hook is None):
-        detail = _unknown_detail(op, body)
-    else:
-        try:
-            if opdef.parse_hook is not None:
-                detail = opdef.parse_hook(op, body)
-            else:
-                items = unstrip_types(list(body), opdef.stripped_types)
-                detail = detail_from_format(opdef, parse_format(opdef, items))
-                if detail.location is not None and op.location is None:
-                    op.location = detail.location
-                detail = detail.detail
-        except (FormatError, ValueError) as e:  # ValueError: a malformed attribute or escape
-            text = body_text(op)
-            pos = getattr(getattr(e, "item", None), "start_pos", None)
-            offset = text.source_offset(pos) if pos is not None else None
-            if offset is None:
-                offset = op.span[0] if op.span else None
-            raise DiagnosticError([Diagnostic(ERROR, f"custom op '{op.name}' {e}", op.source, offset)]) from None
-    _check_result_count(op, detail)
-    _record_operand_offsets(op, detail)
-    return detail
-
-
-def _record_operand_offsets(op: Operation, detail: OpDetail) -> None:
-    """Keep where each operand is written (diagnostics about one operand point at it)."""
-    from ..parser.detail import body_text
-
-    if any(getattr(n, "start_pos", None) is not None for n in detail.operand_names):
-        text = body_text(op)
-        detail.operand_offsets = [text.source_offset(n.start_pos) if getattr(n, "start_pos", None) is not None
-                                  else None for n in detail.operand_names]
-    detail.operand_names = [str(n) for n in detail.operand_names]
-
-
-def _check_result_count(op: Operation, detail: OpDetail) -> None:
-    from ..diagnostics import DiagnosticError, op_error
-
-    if op.def_text is None or not detail.known:
-        return
-    n = len(op.results)
-    if n != len(detail.result_types):
-        raise DiagnosticError([op_error(op, f"defines {len(detail.result_types)} results but was provided {n} to bind")])
-
-
-def _generic_detail(op: Operation, body, opdef: Optional[OpDef]) -> OpDetail:
-    from ..diagnostics import DiagnosticError, op_error
-
-    fn: FunctionType = body.function_type
-    if len(body.operands) != len(fn.inputs):
-        raise DiagnosticError([op_error(op, f"has {len(body.operands)} operands but {len(fn.inputs)} operand types")])
-    if body.region_count != len(op.regions):
-        raise DiagnosticError([op_error(op, "region list does not match the op's regions")])
-    twice = sorted(set(body.properties) & set(body.attributes))
-    if twice:
-        raise DiagnosticError([op_error(op, f"attribute '{twice[0]}' is given both as a property and in the "
-                                            f"attribute dictionary")])
-    if body.location is not None and op.location is None:
-        op.location = body.location
-    return OpDetail(
-        operand_names=list(body.operands),
-        operand_type_hints=list(fn.inputs),
-        attributes=dict(body.attributes),
-        properties=dict(body.properties),
-        result_types=list(fn.results),
-        successors=list(body.successors),
-    )
-
-
-def _unknown_detail(op: Operation, items) -> OpDetail:
-    names = [i for i in items if getattr(i, "type", None) == "VALUE_USE"]
-    if items and getattr(items[-1], "type", None) == "LOC" and op.location is None:
-        op.location = str(items[-1])
-    return OpDetail(operand_names=names, known=False)
-
-
 ALL_OPERANDS, ALL_RESULTS = "_operands", "_results"
 
 
@@ -434,59 +235,3 @@ def operand_groups(op: Operation, opdef: OpDef) -> List[Tuple[str, int]]:
         groups.append((spec.name, count))
         rest -= count
     return groups
-
-
-def unstrip_types(items: list, stripped: Dict[int, str]) -> list:
-    """Give the dialect prefix back to types a format prints without it (``<tensor<..>>``
-    after the last ``:`` becomes the TYPE ``!tt.ptr<tensor<..>>``), see ``OpDef.stripped_types``."""
-    if not stripped:
-        return items
-    from lark import Token
-
-    colon = max((i for i, it in enumerate(items) if getattr(it, "type", None) == "COLON"), default=None)
-    if colon is None:
-        return items
-    position = 0
-    for i in range(colon + 1, len(items)):
-        kind = getattr(items[i], "type", None)
-        if kind not in ("TYPE", "ANGLE"):
-            continue
-        if kind == "ANGLE" and position in stripped:
-            items[i] = Token.new_borrow_pos("TYPE", stripped[position] + str(items[i]), items[i])
-        position += 1
-    return items
-
-
-@attrs.define
-class _FormatResult:
-    detail: OpDetail
-    location: Optional[str]
-
-
-def detail_from_format(opdef: OpDef, parsed) -> _FormatResult:
-    """Build an :class:`OpDetail` from what :func:`parse_format` read, in declaration order."""
-    names: List[str] = []
-    hints: List[Optional[Type]] = []
-    groups: List[Tuple[str, int]] = []
-    for spec in opdef.operands:
-        got = parsed.operands.get(spec.name, [])
-        types = parsed.types.get(spec.name)
-        names.extend(got)
-        groups.append((spec.name, len(got)))
-        for k in range(len(got)):
-            if types is not None and k < len(types):
-                hints.append(types[k])
-            else:
-                hints.append(spec.type)
-    result_types: List[Type] = []
-    for spec in opdef.results:
-        result_types.extend(parsed.types.get(spec.name, []))
-    if ALL_OPERANDS in parsed.types:
-        hints = list(parsed.types[ALL_OPERANDS])
-    if ALL_RESULTS in parsed.types:
-        result_types = list(parsed.types[ALL_RESULTS])
-    detail = OpDetail(operand_names=names, operand_type_hints=hints, attributes=dict(parsed.attributes),
-                      result_types=result_types, successors=list(parsed.successors), operand_groups=groups)
-    if opdef.infer is not None:
-        opdef.infer(detail, parsed)
-    return _FormatResult(detail, parsed.location)

@@ -205,7 +205,7 @@ def _region_arguments_known(op: Operation) -> bool:
     if op.generic or op.source is None:
         return True
     opdef = lookup(op.name)
-    return opdef is not None and (opdef.parse_hook is not None or bool(opdef.compiled_format))
+    return opdef is not None and (opdef.custom_syntax or bool(opdef.compiled_format))
 
 
 def block_arguments(block: Block) -> List[BlockArgument]:
@@ -214,12 +214,14 @@ def block_arguments(block: Block) -> List[BlockArgument]:
     induction variable and iter_args, ...)."""
     if block.label is not None:
         from ..diagnostics import ERROR, Diagnostic, DiagnosticError
-        from ..parser.detail import parse_block_label
 
+        op = block.parent.parent if block.parent is not None else None
+        source = op.source if op is not None else None
+        if source is None or source.reader is None:
+            raise LookupError("the arguments of a block label without its source text are not known")
         try:
-            _name, args = parse_block_label(block.label)
+            _name, args = source.reader.block_label(block.label)
         except ValueError as e:
-            source = block.parent.parent.source if block.parent and block.parent.parent else None
             raise DiagnosticError([Diagnostic(ERROR, str(e), source, block.label_offset)]) from None
         return [BlockArgument(block, i, n, t, loc) for i, (n, t, loc) in enumerate(args)]
     region = block.parent

@@ -45,7 +45,9 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
 
     from .grammar import structure_parser
 
-    source = Source(text, filename, split_line)
+    from .op_detail import READER
+
+    source = Source(text, filename, split_line, reader=READER)
     parser = structure_parser()
     builder = parser.options.transformer
     with _lock, collector_paused():

@@ -10,10 +10,9 @@ type is printed, an ``i1`` one is not).
 
 from __future__ import annotations
 
-from ..dialect import NO_EFFECTS, EnumKeyword, OpDef, OpDetail, TypedValue, ValueSpec, all_attributes, register
-from ..format import Cursor, finish
+from ..dialect import NO_EFFECTS, EnumKeyword, OpDef, TypedValue, ValueSpec, register
 from ..types import I1, IntegerType, RankedTensorType, Type
-from .common import KeywordAngle, operands_like_result, print_attr_dict
+from .common import KeywordAngle, operands_like_result
 
 _IN, _OUT = ValueSpec("in"), ValueSpec("out")
 _LHS, _RHS, _RESULT = ValueSpec("lhs"), ValueSpec("rhs"), ValueSpec("result")
@@ -58,36 +57,12 @@ def _constant(detail, parsed) -> None:
     value = detail.attributes["value"]
     t = getattr(value, "type", None)
     if t is None:
-        from ...parser.types import parse_type
-
         text = str(value)
         if text in ("true", "false"):
             t = I1
         elif " : " in text:
-            t = parse_type(text.rsplit(" : ", 1)[1])
+            t = parsed.parse_type(text.rsplit(" : ", 1)[1])
     detail.result_types = [t] if t is not None else []
-
-
-def _parse_select(op, items) -> OpDetail:
-    """``%c, %a, %b : T`` or ``%c, %a, %b : C, T`` (a shaped condition is printed)."""
-    cur = Cursor(items)
-    location = cur.trailing_location()
-    names = [str(cur.expect("VALUE_USE", "an SSA value"))]
-    for _ in range(2):
-        cur.expect("COMMA", "','")
-        names.append(str(cur.expect("VALUE_USE", "an SSA value")))
-    attributes = dict(cur.next().entries) if cur.kind() == "ATTR_DICT" else {}
-    cur.expect("COLON", "':'")
-    types = cur.type_list()
-    cond, value = (types[0], types[1]) if len(types) == 2 else (I1, types[0])
-    detail = OpDetail(operand_names=names, operand_type_hints=[cond, value, value], attributes=attributes, result_types=[value])
-    return finish(op, cur, location, detail)
-
-
-def _print_select(op, name_of) -> str:
-    cond, value, _ = op.operand_types
-    types = f"{cond}, {value}" if isinstance(cond, RankedTensorType) else str(value)
-    return " " + ", ".join(map(name_of, op.operands)) + print_attr_dict(all_attributes(op)) + " : " + types
 
 
 INT_OVERFLOW_BINARY = "addi subi muli shli".split()
@@ -134,5 +109,5 @@ register(
           format="$predicate `,` $lhs `,` $rhs ($fastmath^)? attr-dict `:` type($lhs)", infer=_compare,
           effects=NO_EFFECTS),
     OpDef("arith.select", operands=(ValueSpec("condition"), ValueSpec("true_value"), ValueSpec("false_value")),
-          results=(_RESULT,), parse_hook=_parse_select, print_hook=_print_select, effects=NO_EFFECTS),
+          results=(_RESULT,), custom_syntax=True, effects=NO_EFFECTS),
 )

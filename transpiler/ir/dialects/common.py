@@ -78,10 +78,8 @@ class AngleAttr(TokenAttrKind):
 
     token, what = "ANGLE", "'<attribute>'"
 
-    def decode(self, text: str) -> Attribute:
-        from ...parser.attributes import parse_attribute
-
-        return parse_attribute(text[1:-1].strip())
+    def decode(self, text: str, cursor) -> Attribute:
+        return cursor.parse_attribute(text[1:-1].strip())
 
     def print(self, attr: Attribute) -> str:
         return f"<{attr}>"

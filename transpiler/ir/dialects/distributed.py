@@ -11,8 +11,7 @@ from typing import List
 
 from ..attributes import BoolAttr, IntegerAttr, StringAttr
 from ..dialect import (NO_EFFECTS, READ_ONLY, READ_WRITE, EnumKeyword, OpDef, ValueSpec, all_attributes,
-                       detail_from_format, register)
-from ..format import Cursor, FormatError, parse_format
+                       register)
 from ..types import I1, I32, I64, IntegerType, PointerType, RankedTensorType
 from .tt_memory import MEM_SEMANTIC, MEM_SYNC_SCOPE  # Triton's own enums (TritonAttrDefs.td)
 
@@ -25,28 +24,6 @@ ENUM_ATTRIBUTES = {"scope": MEM_SYNC_SCOPE, "semantic": MEM_SEMANTIC, "sigOp": S
 
 def _same_as_input(detail, parsed) -> None:
     detail.result_types = list(parsed.types["symmAddr"])
-
-
-def _parse_wait(op, items):
-    """The declared format; the obsolete two-operand form gets an error that names it."""
-    try:
-        result = detail_from_format(WAIT, parse_format(WAIT, items))
-    except FormatError:
-        cur = Cursor(items)
-        types = [str(i) for i in items if getattr(i, "type", None) == "TYPE"]
-        if (cur.kind() == "VALUE_USE" and cur.kind(1) == "COMMA" and cur.kind(2) == "VALUE_USE"
-                and cur.kind(3) == "COMMA" and str(cur.peek(4)) == "scope"
-                and not any(getattr(i, "type", None) == "ARROW" for i in items)
-                and types and types[0].startswith("tensor<")):
-            raise FormatError(
-                "uses the obsolete two-operand form 'distributed.wait %ptrs, %barrier, scope = ... : "
-                "<ptrs type>, <barrier type>'; the dialect now takes (barrierPtr, numBarriers, waitValue) "
-                "and returns a token: '%tok = distributed.wait %bar, %n, %v, scope = gpu semantic = acquire "
-                ": !tt.ptr<i32>, i32, i32 -> i32'", cur.peek()) from None
-        raise
-    if result.location is not None and op.location is None:
-        op.location = result.location
-    return result.detail
 
 
 def _types(op):
@@ -165,7 +142,7 @@ WAIT = OpDef(
     effects=READ_ONLY,
     verify=_verify_wait,
 )
-WAIT.parse_hook = _parse_wait
+WAIT.custom_syntax = True  # the declared format, with an error that names the obsolete form
 
 CONSUME_TOKEN = OpDef(
     "distributed.consume_token",
@@ -204,18 +181,13 @@ SYMM_AT = OpDef(
     verify=_verify_symm_at,
 )
 
-def _no_custom_form(op, items):
-    raise FormatError("has no custom form; write it in generic form: \"distributed.notify\"(%sig, %value, %rank) "
-                      "<{commScope = N : i32, sigOp = N : i32}> : (!tt.ptr<T>, i64, i32) -> ()",
-                      items[0] if items else None)
-
 
 NOTIFY = OpDef(
     "distributed.notify",
     operands=(ValueSpec("sigAddr"), ValueSpec("signalVal", type=I64), ValueSpec("rank", type=I32)),
     effects=READ_WRITE,
     verify=_verify_notify,
-    parse_hook=_no_custom_form,
+    custom_syntax=True,
     inherent=("sigOp", "commScope"),
 )
 

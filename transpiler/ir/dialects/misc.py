@@ -21,7 +21,7 @@ class AddrSpaceKeyword(TokenAttrKind):
 
     token, what = "BARE_ID", "an address space keyword"
 
-    def decode(self, text: str) -> Attribute:
+    def decode(self, text: str, cursor) -> Attribute:
         return OpaqueAttr(f"#ttg.addr_space<{text}>")
 
     def print(self, attr: Attribute) -> str:

@@ -19,7 +19,7 @@ class SymbolName(TokenAttrKind):
 
     token, what = "SYMBOL_REF", "a symbol name"
 
-    def decode(self, text: str) -> Attribute:
+    def decode(self, text: str, cursor) -> Attribute:
         return StringAttr(text[1:])
 
     def print(self, attr: Attribute) -> str:

@@ -12,14 +12,13 @@ Formats follow Triton's ``TritonOps.td`` (triton-ascend 3.2, checked against its
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, Optional
 
-from ..attributes import ArrayAttr, Attribute, DictAttr, StringAttr, TypeAttr, quote_string, unquote_string
-from ..dialect import (NO_EFFECTS, READ_WRITE, EnumKeyword, OpDef, OpDetail, SymbolRef, TokenAttrKind,
-                       ValueSpec, all_attributes, operand_groups, register)
-from ..format import Cursor, FormatError, finish
-from ..types import I1, FunctionType, PointerType, RankedTensorType, Type
-from .common import UnitKeyword, operands_like_result, print_attr_dict
+from ..attributes import Attribute, DictAttr, StringAttr, quote_string, unquote_string
+from ..dialect import (NO_EFFECTS, READ_WRITE, EnumKeyword, OpDef, SymbolRef, TokenAttrKind, ValueSpec,
+                       register)
+from ..types import I1, PointerType, RankedTensorType, Type
+from .common import UnitKeyword, operands_like_result
 
 PROGRAM_ID_DIM = EnumKeyword("ProgramIDDim", (("x", 0), ("y", 1), ("z", 2)))
 INPUT_PRECISION = EnumKeyword(
@@ -41,7 +40,7 @@ class StringValue(TokenAttrKind):
 
     token, what = "STRING", "a string"
 
-    def decode(self, text: str) -> Attribute:
+    def decode(self, text: str, cursor) -> Attribute:
         return StringAttr(unquote_string(text))
 
 
@@ -55,98 +54,6 @@ def pointee_of(t: Type) -> Optional[Type]:
 
 
 # ---- tt.func ------------------------------------------------------------------------------------
-
-
-def parse_function(op, items) -> OpDetail:
-    """``[visibility] @name(%a: T {attrs} loc(..), ...) [-> results] [attributes {..}] {region}``.
-
-    A declaration (no body) lists types only: ``@name(T {attrs}, ...)``.
-    """
-    cur = Cursor(items)
-    location = cur.trailing_location()
-    attributes = {}
-    if cur.kind() == "BARE_ID" and str(cur.peek()) in ("public", "private", "nested"):
-        attributes["sym_visibility"] = StringAttr(str(cur.next()))
-    sym = str(cur.expect("SYMBOL_REF", "the function's @name"))
-    attributes["sym_name"] = StringAttr(unquote_string(sym[1:]) if sym[1:2] == '"' else sym[1:])
-    cur.expect("LPAR", "'('")
-    args: List[Tuple[str, Type, Optional[str]]] = []
-    arg_attrs = []
-    while cur.kind() in ("VALUE_USE", "TYPE"):
-        name = str(cur.next()) if cur.kind() == "VALUE_USE" else None
-        if name is not None:
-            cur.expect("COLON", "':'")
-        t = cur.type()
-        arg_attrs.append(cur.next() if cur.kind() == "ATTR_DICT" else DictAttr(()))
-        loc = str(cur.next()) if cur.kind() == "LOC" else None
-        args.append((name, t, loc))
-        if not cur.accept("COMMA"):
-            break
-    cur.expect("RPAR", "')'")
-    results: List[Type] = []
-    res_attrs = []
-    if cur.accept("ARROW"):
-        if cur.kind() == "LPAR":
-            cur.next()
-            while cur.kind() == "TYPE":
-                results.append(cur.type())
-                res_attrs.append(cur.next() if cur.kind() == "ATTR_DICT" else DictAttr(()))
-                if not cur.accept("COMMA"):
-                    break
-            cur.expect("RPAR", "')'")
-        else:
-            results.append(cur.type())
-            res_attrs.append(DictAttr(()))
-    if cur.accept_keyword("attributes"):
-        attributes.update(cur.expect("ATTR_DICT", "an attribute dictionary").entries)
-    region_args = {}
-    if op.regions:
-        cur.expect("REGION_SLOT", "the function body")
-        if any(name is None for name, _, _ in args):
-            raise FormatError("a function with a body names its arguments (%name: type)")
-        region_args[0] = args
-    attributes["function_type"] = TypeAttr(FunctionType(tuple(t for _, t, _ in args), tuple(results)))
-    if any(d.entries for d in arg_attrs):
-        attributes["arg_attrs"] = ArrayAttr(tuple(arg_attrs))
-    if any(d.entries for d in res_attrs):
-        attributes["res_attrs"] = ArrayAttr(tuple(res_attrs))
-    return finish(op, cur, location, OpDetail(attributes=attributes, region_args=region_args))
-
-
-def print_function(op, name_of) -> list:
-    """`` public @name(%arg0: T {attrs} loc(..)) -> R attributes {..} {body}`` (MLIR's
-    ``printFunctionOp``: the body's entry arguments are printed in the signature)."""
-    attributes = all_attributes(op)
-    fn = attributes["function_type"].type
-    arg_attrs = _dicts(attributes.get("arg_attrs"), len(fn.inputs))
-    res_attrs = _dicts(attributes.get("res_attrs"), len(fn.results))
-    body = op.regions[0] if op.regions and op.regions[0].blocks else None
-    text = " "
-    if "sym_visibility" in attributes:
-        text += attributes["sym_visibility"].value + " "
-    text += symbol_name(attributes["sym_name"].value) + "("
-    params = []
-    for i, t in enumerate(fn.inputs):
-        param = str(t)
-        if body is not None:
-            arg = body.entry.arguments[i]
-            param = f"{name_of(arg)}: {t}"
-        if arg_attrs[i]:
-            param += " " + str(arg_attrs[i])
-        if body is not None and body.entry.arguments[i].location:
-            param += " " + body.entry.arguments[i].location
-        params.append(param)
-    text += ", ".join(params) + ")"
-    if fn.results:
-        outs = [str(t) + (" " + str(a) if a else "") for t, a in zip(fn.results, res_attrs)]
-        single = len(outs) == 1 and not res_attrs[0] and not isinstance(fn.results[0], FunctionType)
-        text += " -> " + (outs[0] if single else "(" + ", ".join(outs) + ")")
-    text += print_attr_dict(attributes, skip=FUNCTION_ATTRIBUTES, keyword=True)
-    if body is None:
-        return [text]
-    from ...emit.printer import RegionPiece
-
-    return [text + " ", RegionPiece(body, entry_args=False)]
 
 
 def _dicts(array, n: int) -> List[Optional[DictAttr]]:
@@ -165,62 +72,6 @@ def symbol_name(name: str) -> str:
 # $a (`scale` $a_scale^)? `,` $b (`scale` $b_scale^)? `,` $c `lhs` `=` $a_elem_type `rhs` `=` $b_elem_type
 # attr-dict `:` type($a) (`,` type($a_scale)^)? `*` type($b) (`,` type($b_scale)^)? `->` type($d)
 # (hooks: our format engine anchors optional groups on values, not on types)
-
-
-def parse_dot_scaled(op, items) -> OpDetail:
-    cur = Cursor(items)
-    location = cur.trailing_location()
-    names = {}
-    for operand in ("a", "b"):
-        names[operand] = str(cur.expect("VALUE_USE", f"the '{operand}' operand"))
-        if cur.accept_keyword("scale"):
-            names[operand + "_scale"] = str(cur.expect("VALUE_USE", f"the '{operand}_scale' operand"))
-        cur.expect("COMMA", "','")
-    names["c"] = str(cur.expect("VALUE_USE", "the 'c' operand"))
-    attributes = {}
-    for side, name in (("lhs", "a_elem_type"), ("rhs", "b_elem_type")):
-        cur.expect_keyword(side)
-        cur.expect("EQUAL", "'='")
-        attributes[name] = SCALE_DOT_ELEM_TYPE.parse(cur)
-    if cur.kind() == "ATTR_DICT":
-        attributes.update(cur.next().entries)
-    cur.expect("COLON", "':'")
-    types = {}
-    for operand, separator in (("a", "STAR"), ("b", "ARROW")):
-        types[operand] = cur.type()
-        if operand + "_scale" in names:
-            cur.expect("COMMA", "','")
-            types[operand + "_scale"] = cur.type()
-        cur.expect(separator, "'*'" if separator == "STAR" else "'->'")
-    d = cur.type()
-    order = [n for n in ("a", "b", "c", "a_scale", "b_scale") if n in names]
-    hints = {**types, "c": d}
-    detail = OpDetail(operand_names=[names[n] for n in order], operand_type_hints=[hints[n] for n in order],
-                      attributes=attributes, result_types=[d],
-                      operand_groups=[(n, int(n in names)) for n in ("a", "b", "c", "a_scale", "b_scale")])
-    return finish(op, cur, location, detail)
-
-
-def print_dot_scaled(op, name_of) -> str:
-    from ..dialect import lookup
-
-    attributes = all_attributes(op)
-    present = [name for name, count in operand_groups(op, lookup(op.name)) if count]
-    values, types = dict(zip(present, op.operands)), dict(zip(present, op.operand_types))
-    text = ""
-    for operand in ("a", "b"):
-        text += " " + name_of(values[operand])
-        if operand + "_scale" in values:
-            text += " scale " + name_of(values[operand + "_scale"])
-        text += ","
-    text += f" {name_of(values['c'])} lhs = {SCALE_DOT_ELEM_TYPE.print(attributes['a_elem_type'])}"
-    text += f" rhs = {SCALE_DOT_ELEM_TYPE.print(attributes['b_elem_type'])}"
-    text += print_attr_dict(attributes, skip=("a_elem_type", "b_elem_type", "operandSegmentSizes"))
-    sides = []
-    for operand in ("a", "b"):
-        scale = f", {types[operand + '_scale']}" if operand + "_scale" in types else ""
-        sides.append(f"{types[operand]}{scale}")
-    return text + " : " + " * ".join(sides) + f" -> {op.result_types[0]}"
 
 
 # ---- type rules ---------------------------------------------------------------------------------
@@ -281,7 +132,7 @@ def _unary(name: str, **kwargs) -> OpDef:
 
 register(
     # functions
-    OpDef("tt.func", regions=("body",), parse_hook=parse_function, print_hook=print_function, isolated=True,
+    OpDef("tt.func", regions=("body",), custom_syntax=True, isolated=True,
           inherent=FUNCTION_ATTRIBUTES, effects=NO_EFFECTS),
     OpDef("tt.return", operands=(ValueSpec("srcs", variadic=True),), format="attr-dict ($srcs^ `:` type($srcs))?",
           effects=NO_EFFECTS),
@@ -347,7 +198,7 @@ register(
           operands=(ValueSpec("a"), ValueSpec("b"), ValueSpec("c"), ValueSpec("a_scale", optional=True),
                     ValueSpec("b_scale", optional=True)),
           results=(ValueSpec("d"),), attribute_kinds={"a_elem_type": SCALE_DOT_ELEM_TYPE, "b_elem_type": SCALE_DOT_ELEM_TYPE},
-          inherent=("fastMath", "lhs_k_pack", "rhs_k_pack"), parse_hook=parse_dot_scaled, print_hook=print_dot_scaled,
+          inherent=("fastMath", "lhs_k_pack", "rhs_k_pack"), custom_syntax=True,
           segmented=True, effects=NO_EFFECTS),
     OpDef("tt.reduce", operands=(ValueSpec("srcs", variadic=True),), results=(ValueSpec("result", variadic=True),),
           regions=("combineOp",), inherent=("axis",), effects=NO_EFFECTS),
