@@ -8,7 +8,7 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name):  # keep `import transpiler` cheap: load the API on first use
-    if name in ("lower", "LoweringError", "LoweringWarning"):
+    if name in ("lower", "lint", "LoweringError", "LoweringWarning"):
         from . import api
 
         return getattr(api, name)

@@ -23,6 +23,8 @@ import click
 from . import __version__
 
 STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importing it at start-up
+LINT_RULES = ("unordered-remote-load", "unused-wait-token", "signal-never-set", "barrier-slot-stride",
+              "rank-out-of-range")  # transpiler.analysis.RULES, without importing it at start-up
 
 EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*(?:\n|\Z)", re.M)
@@ -154,12 +156,19 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
               help="Check symbols against FILE ('<symbol><TAB><C signature>' lines) instead of the bundled list.")
 @click.option("--list-symbols", is_flag=True,
               help="Print the device template library's symbols with their C signatures, and exit.")
+@click.option("--lint-only", is_flag=True,
+              help="Only parse, verify and run the protocol lint (warnings on stderr); write no output.")
+@click.option("--no-lint", is_flag=True, help="Do not run the protocol lint before the lowering.")
+@click.option("--no-warn", "no_warn", metavar="RULE", multiple=True, type=click.Choice(LINT_RULES),
+              help="Leave out this lint rule (repeatable): " + ", ".join(LINT_RULES) + ".")
+@click.option("--warnings-as-errors", is_flag=True, help="Treat every warning as an error (exit 1, no output).")
 @click.option("--debug", is_flag=True, help="Show a Python traceback on internal errors.")
 @click.version_option(__version__, prog_name="ttd-lower")
 def main(input_path: str, output_path: Optional[str], core_type_fallback: str, split_input_file: bool, generic: bool,
          strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
          stop_after: Optional[str], timing: bool, verify_diagnostics: bool, no_link_check: bool,
-         symbol_list: Optional[str], list_symbols: bool, debug: bool) -> None:
+         symbol_list: Optional[str], list_symbols: bool, lint_only: bool, no_lint: bool, no_warn: tuple,
+         warnings_as_errors: bool, debug: bool) -> None:
     """Lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
 
     Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
@@ -182,7 +191,8 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         if not no_link_check:
             _load_symbols(symbol_list)  # a bad --symbol-list is a usage error, found before any work
         options = Options(core_type_fallback=core_type_fallback == "symbol-table", link_check=not no_link_check,
-                          symbol_list=symbol_list)
+                          symbol_list=symbol_list, lint=not no_lint, no_warn=tuple(no_warn),
+                          warnings_as_errors=warnings_as_errors)
         printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
         chunks = split_input(text) if split_input_file else [Chunk(text, 1)]
         stem = stage_of(filename)[0]
@@ -191,7 +201,7 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
             request = Request(chunk.text, filename, options, printing, dump_dir=dump_dir, override_dir=override_dir,
                               stop_after=stop_after, split_line=chunk.start_line if split_input_file else None,
                               dump_stem=f"{stem}.split{number}" if split_input_file else None,
-                              notify=lambda message: click.echo(message, err=True))
+                              notify=lambda message: click.echo(message, err=True), lint_only=lint_only)
             try:
                 result = compile_text(request)
                 outputs.append(result.text)
@@ -211,7 +221,8 @@ def main(input_path: str, output_path: Optional[str], core_type_fallback: str, s
         print_diagnostics(diagnostics)  # warnings only: reported, and the output is written
         if strip_comments:
             outputs = [COMMENT_LINE.sub("", out) for out in outputs]
-        write_output(output_path, join_outputs(chunks, outputs))
+        if not lint_only:
+            write_output(output_path, join_outputs(chunks, outputs))
         if timing:
             click.echo(timing_report(_merge(timings)), err=True, nl=False)
     except DiagnosticError as e:

@@ -12,7 +12,7 @@ that stage's module from the previous one:
 from __future__ import annotations
 
 import time
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import attrs
 
@@ -30,12 +30,18 @@ class Options:
         link_check: check every emitted symbol against the device template library.
         symbol_list: another library's symbol list (default: the bundled one).
         error_limit: stop after this many errors.
+        lint: run the protocol lint (issue 17) at the start of ``ttadapter``.
+        no_warn: lint rules to leave out (``--no-warn=RULE``).
+        warnings_as_errors: every warning is an error (``--warnings-as-errors``).
     """
 
     core_type_fallback: bool = False
     link_check: bool = True
     symbol_list: Optional[str] = None
     error_limit: int = 20
+    lint: bool = True
+    no_warn: Tuple[str, ...] = ()
+    warnings_as_errors: bool = False
 
 
 def make_ttir(module: Module, options: Options) -> Module:
@@ -55,13 +61,24 @@ def make_ttir(module: Module, options: Options) -> Module:
     return module
 
 
+def run_lint(module: Module, options: Options) -> Module:
+    """The protocol lint (issue 17): its warnings go to ``module.warnings``; nothing else changes."""
+    from .analysis import lint_module
+
+    module.warnings.extend(lint_module(module, options.no_warn))
+    return module
+
+
 def make_ttadapter(module: Module, options: Options) -> Module:
-    """Stage ``ttadapter``: lower every distributed op to ``hivm.hir.custom``, then check that
-    every emitted symbol is in the device template library (SPEC.md section 5).
+    """Stage ``ttadapter``: the protocol lint (unless ``options.lint`` is off), then lower every
+    distributed op to ``hivm.hir.custom`` and check that every emitted symbol is in the device
+    template library (SPEC.md section 5).
 
     Raises:
         DiagnosticError: with every lowering or link-check error.
     """
+    if options.lint:
+        run_lint(module, options)
     engine = DiagnosticEngine(options.error_limit)
     lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback), engine)
     if options.link_check:
