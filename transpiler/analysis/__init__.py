@@ -53,6 +53,9 @@ def lint_module(module: Module, no_warn: Iterable[str] = (), as_errors: bool = F
         ValueError: ``no_warn`` names an unknown rule.
     """
     skip = set(check_rule_names(no_warn))
+    text = getattr(module.source, "text", None)
+    if isinstance(text, str) and "distributed." not in text:
+        return []  # no distributed op anywhere: nothing to check (one scan of the text, no walk)
     callees: Optional[set] = None
 
     def is_called(func: Operation) -> bool:
@@ -64,6 +67,8 @@ def lint_module(module: Module, no_warn: Iterable[str] = (), as_errors: bool = F
 
     findings = []
     for func in _functions(module):
+        if not _holds_distributed(func):
+            continue
         facts = collect(func)
         if not (facts.waits or facts.notifies or facts.symm_ats):
             continue
@@ -79,6 +84,16 @@ def lint_module(module: Module, no_warn: Iterable[str] = (), as_errors: bool = F
             findings += negative_ranks(facts)
     findings.sort(key=lambda f: f.offset)
     return [f.diagnostic(as_errors) for f in findings]
+
+
+def _holds_distributed(func: Operation) -> bool:
+    """Whether ``func`` holds a distributed op: a scan of its text when it has one (the text
+    must name the op), else a walk."""
+    source, span = getattr(func, "source", None), getattr(func, "span", None)
+    text = getattr(source, "text", None)
+    if isinstance(text, str) and span is not None and text.find("distributed.", span[0], span[1]) < 0:
+        return False
+    return any(op.name.startswith("distributed.") for op in func.walk())
 
 
 def _functions(module: Module) -> Iterator[Operation]:

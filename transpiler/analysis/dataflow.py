@@ -105,7 +105,7 @@ def loop_carried_sources(arg: BlockArgument) -> Optional[List[Value]]:
     block = arg.block
     region = block.parent if block is not None else None
     loop = region.parent if region is not None else None
-    if loop is None or not region.blocks or region.blocks[0] is not block:
+    if loop is None or loop.name not in ("scf.for", "scf.while") or region.blocks[0] is not block:
         return None
     inits = operands(loop)
     if inits is None:

@@ -113,7 +113,8 @@ def collect(func: Operation) -> FunctionFacts:
             facts.writers.append(op)
             last_barrier = index
         elif name in RETURN_OPS:
-            facts.escapes.append(op)
+            if _returns_values(func):
+                facts.escapes.append(op)
         elif name in WRITERS:
             facts.writers.append(op)
         if op.regions and not is_function(op):
@@ -122,6 +123,15 @@ def collect(func: Operation) -> FunctionFacts:
         ordered = wait is not None and barrier < wait_index[id(wait)]
         facts.loads.append(Load(op, wait if ordered else None))
     return facts
+
+
+def _returns_values(func: Operation) -> bool:
+    """False only when the function's type says it returns nothing (then its returns carry no
+    token out); True when it returns values or its type cannot be read."""
+    from ..ir.types import FunctionType
+
+    signature = getattr(attribute(func, "function_type"), "type", None)
+    return not isinstance(signature, FunctionType) or bool(signature.results)
 
 
 def _push_regions(frames: List[list], op: Operation, dominating: Optional[Operation]) -> None:

@@ -96,8 +96,8 @@ def unordered_remote_loads(facts: FunctionFacts) -> List[Finding]:
     """Rule ``unordered-remote-load`` (issue 17, rule 1): after a wait (that dominates it, with
     no barrier ``extern_call`` between them), a ``tt.load`` / ``tt.atomic_*`` through a pointer
     derived from a symmetric buffer through no ``consume_token`` of a wait token."""
-    if not facts.waits or not facts.loads:
-        return []
+    if not facts.waits or not facts.loads or not facts.symm_ats:
+        return []  # no wait to order after, nothing loaded, or no symmetric buffer
     pointers = SymmetricPointers(facts)
     findings = []
     for load in facts.loads:
