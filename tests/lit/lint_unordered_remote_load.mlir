@@ -53,6 +53,7 @@ module {
     %c4_i32 = arith.constant 4 : i32
     %cst = arith.constant dense<1.000000e+00> : tensor<64xf32>
     %offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    // expected-note@+1 {{%buf is a symmetric buffer: this 'distributed.symm_at' takes it}}
     %far = distributed.symm_at %buf, %peer, : !tt.ptr<f32>
     %fars = tt.splat %far : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>
     %farp = tt.addptr %fars, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>

@@ -151,25 +151,25 @@ def region_result_sources(result: OpResult) -> Optional[List[Value]]:
 
 
 class Derivation:
-    """Which *source* op each value derives from, following ``edges`` backwards; memoised.
+    """Which *source* each value derives from, following ``edges`` backwards; memoised.
 
-    ``source(v)`` returns the op a value itself comes from (e.g. a ``symm_at``) or None;
+    ``source(v)`` returns what a value itself comes from (e.g. a ``symm_at`` and a note) or None;
     ``edges(v)`` the values ``v`` is derived from.  A query explores only values no earlier
     query settled, and settles every value it explores, so all queries together visit each
     value once (linear in the values of the function).
     """
 
-    def __init__(self, edges: Callable[[Value], List[Value]], source: Callable[[Value], Optional[Operation]]):
+    def __init__(self, edges: Callable[[Value], List[Value]], source: Callable[[Value], Optional[object]]):
         self._edges, self._source = edges, source
-        self._memo: Dict[Value, Optional[Operation]] = {}
+        self._memo: Dict[Value, Optional[object]] = {}
 
-    def __call__(self, value: Value) -> Optional[Operation]:
+    def __call__(self, value: Value) -> Optional[object]:
         memo = self._memo
         if value in memo:
             return memo[value]
         order: List[Value] = []
         preds: Dict[Value, List[Value]] = {}
-        found: Dict[Value, Operation] = {}
+        found: Dict[Value, object] = {}
         seen = {value}
         stack = [value]
         while stack:
@@ -184,7 +184,7 @@ class Derivation:
                 if p not in seen and p not in memo:
                     seen.add(p)
                     stack.append(p)
-        result: Dict[Value, Operation] = dict(found)
+        result: Dict[Value, object] = dict(found)
         users: Dict[Value, List[Value]] = {}
         queue = list(found)
         for v in order:

@@ -9,11 +9,11 @@ compiler may move the load above the wait and read the buffer before the peers w
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..ir.core import BlockArgument, Operation, OpResult, Value
-from .dataflow import (POINTER_STEPS, Derivation, int_constant, loop_carried_sources, operand, operands, reached,
-                       region_result_sources)
+from .dataflow import (POINTER_STEPS, Derivation, int_constant, loop_carried_sources, operand, operands, producer,
+                       reached, region_result_sources)
 from .facts import FunctionFacts
 from .report import Finding, describe
 
@@ -44,14 +44,15 @@ class SymmetricPointers:
         self._ordered: Dict[Value, bool] = {}
         self.source_of = Derivation(self._edges, self._source)
 
-    def _source(self, value: Value) -> Optional[Operation]:
+    def _source(self, value: Value) -> Optional[Tuple[Operation, str]]:
+        """(the symm_at, a note about it) when ``value`` is a symmetric buffer not yet ordered."""
         if isinstance(value, OpResult) and value.op.name == "distributed.symm_at":
-            op = value.op
+            found = (value.op, "the symmetric buffer comes from this 'distributed.symm_at'")
+        elif value in self.passed:
+            found = (self.passed[value], f"{describe(value)} is a symmetric buffer: this 'distributed.symm_at' takes it")
         else:
-            op = self.passed.get(value)
-        if op is None or self._is_ordered(value):
             return None
-        return op
+        return None if self._is_ordered(value) else found
 
     def _edges(self, value: Value) -> List[Value]:
         if isinstance(value, BlockArgument):
@@ -71,22 +72,22 @@ class SymmetricPointers:
         chain: List[Value] = []
         answer = False
         v: Optional[Value] = value
-        while v is not None and v not in memo and v not in chain:
-            chain.append(v)
-            if isinstance(v, BlockArgument):
-                sources = loop_carried_sources(v) or []
-                answer = any(s not in chain and self._is_ordered(s) for s in sources)
+        while v is not None:
+            if v in memo:
+                answer = memo[v]
                 break
-            op = v.op if isinstance(v, OpResult) else None
+            chain.append(v)
+            memo[v] = False  # provisional: a loop back to ``v`` orders nothing by itself
+            if isinstance(v, BlockArgument):
+                answer = any(self._is_ordered(s) for s in loop_carried_sources(v) or ())
+                break
+            op = producer(v)
             if op is None:
                 break
             if op.name == "distributed.consume_token" and _orders(op):
                 answer = True
                 break
             v = operand(op, 0) if op.name in POINTER_STEPS + ("distributed.symm_at",) else None
-        else:
-            if v is not None and v in memo:
-                answer = memo[v]
         for c in chain:
             memo[c] = answer
         return answer
@@ -104,16 +105,15 @@ def unordered_remote_loads(facts: FunctionFacts) -> List[Finding]:
         if load.wait is None:
             continue
         ptr = operand(load.op, 0)
-        source = pointers.source_of(ptr) if ptr is not None else None
-        if source is None:
+        found = pointers.source_of(ptr) if ptr is not None else None
+        if found is None:
             continue
         findings.append(Finding(
             UNORDERED_REMOTE_LOAD, load.op,
             f"reads symmetric memory after a 'distributed.wait', but its pointer {describe(ptr)} does not depend on "
             f"the wait's token (no 'distributed.consume_token' on its derivation), so the load may be moved above "
             f"the wait and read the buffer before the peers wrote it",
-            [(load.wait, "the wait it must be ordered after"),
-             (source, "the symmetric buffer comes from this 'distributed.symm_at'")]))
+            [(load.wait, "the wait it must be ordered after"), found]))
     return findings
 
 

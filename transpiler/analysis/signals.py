@@ -74,6 +74,8 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
     findings = []
     written: Optional[set] = None
     for wait in facts.waits:
+        if len(operands(wait) or ()) != 3:
+            continue  # a predicated wait (Triton 3.7) may never run
         value = int_constant(operand(wait, 2))
         root = pointer_root(operand(wait, 0))
         element = pointee(operand(wait, 0)) if value is not None else None
