@@ -296,7 +296,7 @@ class ProtocolSpec:
     data: str  # element type of the symmetric buffer
     flag: str  # element type of the flags (i32, i64)
     lines: int  # the slot stride is this many 64-byte lines
-    narrow: int  # a stride (elements) that is not a whole number of lines, for the mutation
+    narrow: int  # a stride (elements) below one 64-byte line, for the mutation
     rank_first: bool  # operand order of the arith.muli
     add: bool  # ADD notifies (i32 flags only), else SET
     signal: int
@@ -309,7 +309,7 @@ class ProtocolSpec:
 def draw_protocol(ch: Choices) -> ProtocolSpec:
     flag = ch.choice(["i32", "i64"])
     per_line = LINE_BYTES // FLAG_BYTES[flag]
-    narrow = ch.choice([k for k in range(1, 3 * per_line) if k % per_line])
+    narrow = ch.integer(1, per_line - 1)  # below one 64-byte line
     return ProtocolSpec(data=ch.choice(sorted(SUPPORTED)), flag=flag, lines=ch.integer(1, 3), narrow=narrow,
                         rank_first=ch.boolean(), add=flag == "i32" and ch.boolean(), signal=ch.integer(1, 100),
                         count=ch.choice([None, 2, 4, 8]), tensor=ch.boolean(), loop=ch.boolean(),
@@ -328,7 +328,7 @@ class ProtocolProgram:
 
 def build_protocol(spec: ProtocolSpec, drop_consume: bool = False, narrow_stride: bool = False) -> ProtocolProgram:
     """The kernel of ``spec``; ``drop_consume`` deletes the consume_token of the buffer,
-    ``narrow_stride`` makes the slot stride less than whole 64-byte lines.  The expectation
+    ``narrow_stride`` makes the slot stride less than 64 bytes.  The expectation
     comes from the issue's rules: a dropped consume_token leaves the load unordered (and the
     token unused unless a second consume_token uses it); a narrow stride is a slot-stride bug."""
     from transpiler.ir.core import Operation

@@ -2,7 +2,7 @@
 (``program_gen.draw_protocol`` / ``build_protocol``).
 
 A correct kernel gets no warning; deleting its ``consume_token`` or narrowing its slot stride
-below whole 64-byte lines gets exactly the warnings of those rules, at those ops.  On the
+below 64 bytes gets exactly the warnings of those rules, at those ops.  On the
 random (not protocol-complete) kernels of ``program_gen.generate`` the lint never fails and
 never changes the output.
 """

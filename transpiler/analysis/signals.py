@@ -25,23 +25,34 @@ SET, ADD = dict(SIGNAL_OP.values)["set"], dict(SIGNAL_OP.values)["add"]
 _ROOT_STEPS = ("tt.addptr", "tt.splat", "tt.broadcast", "distributed.symm_at", "distributed.consume_token")
 
 
-def pointer_root(value: Optional[Value]) -> Optional[Value]:
+def pointer_root(value: Optional[Value], cache: Optional[Dict[Value, Optional[Value]]] = None) -> Optional[Value]:
     """The value a pointer is computed from: through addptr / splat / broadcast / symm_at /
-    consume_token (operand 0) and loop-carried initial values."""
-    seen = set()
-    while value is not None and value not in seen:
-        seen.add(value)
+    consume_token (operand 0) and loop-carried initial values.  ``cache`` (one per function)
+    keeps every query linear in the ops."""
+    cache = {} if cache is None else cache
+    chain: List[Value] = []
+    root: Optional[Value] = None
+    while value is not None:
+        if value in cache:
+            root = cache[value]
+            break
+        chain.append(value)
+        cache[value] = None  # a cycle has no root
         if isinstance(value, BlockArgument):
             sources = loop_carried_sources(value)
             if sources is None:
-                return value
+                root = value
+                break
             value = sources[0] if sources else None
             continue
         op = producer(value)
         if op is None or op.name not in _ROOT_STEPS:
-            return value
+            root = value
+            break
         value = operand(op, 0)
-    return None
+    for v in chain:
+        cache[v] = root
+    return root
 
 
 def _sig_op(notify: Operation) -> Optional[int]:
@@ -61,10 +72,11 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
     if not facts.waits or not facts.notifies:
         return []
     arguments = set(facts.entry_arguments)
+    roots: Dict[Value, Optional[Value]] = {}
     by_root: Dict[Value, List[Tuple[Operation, Optional[int], Optional[int]]]] = {}
     unknown_target = False
     for notify in facts.notifies:
-        root = pointer_root(operand(notify, 0))
+        root = pointer_root(operand(notify, 0), roots)
         if root not in arguments:
             unknown_target = True
             break
@@ -77,7 +89,7 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
         if len(operands(wait) or ()) != 3:
             continue  # a predicated wait (Triton 3.7) may never run
         value = int_constant(operand(wait, 2))
-        root = pointer_root(operand(wait, 0))
+        root = pointer_root(operand(wait, 0), roots)
         element = pointee(operand(wait, 0)) if value is not None else None
         notifies = by_root.get(root, [])
         if value is None or root not in arguments or not notifies or getattr(element, "width", None) is None:
@@ -88,7 +100,7 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
         if any(wrap(signal, width) == wrap(value, width) for _n, _op, signal in notifies):
             continue
         if written is None:
-            written = _other_writes(facts)
+            written = _other_writes(facts, roots)
             if written is None or is_called(facts.func):
                 return findings
         if root in written:
@@ -102,16 +114,16 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
     return findings
 
 
-def _other_writes(facts: FunctionFacts) -> Optional[set]:
+def _other_writes(facts: FunctionFacts, roots: Dict[Value, Optional[Value]]) -> Optional[set]:
     """The roots of every pointer a store, atomic, call, inline asm or extern_call gets (None:
     an op that cannot be read)."""
-    roots = set()
+    found = set()
     for op in facts.writers:
         values = operands(op)
         if values is None:
             return None
-        roots.update(pointer_root(v) for v in values)
-    return roots
+        found.update(pointer_root(v, roots) for v in values)
+    return found
 
 
 def barrier_slot_strides(facts: FunctionFacts) -> List[Finding]:
