@@ -43,11 +43,11 @@ def check_rule_names(names: Iterable[str]) -> List[str]:
     return names
 
 
-def lint_module(module: Module, no_warn: Iterable[str] = (), as_errors: bool = False) -> List[Diagnostic]:
+def lint_module(module: Module, no_warn: Iterable[str] = ()) -> List[Diagnostic]:
     """Run every rule not in ``no_warn`` on each function of ``module`` (issue 17).
 
-    Returns the diagnostics, in source order (warnings; errors when ``as_errors``); the caller
-    decides where they go.  The module is not changed.
+    Returns the warnings, in source order; the caller decides where they go (``--warnings-as-errors``
+    is the driver's).  The module is not changed.
 
     Raises:
         ValueError: ``no_warn`` names an unknown rule.
@@ -83,7 +83,7 @@ def lint_module(module: Module, no_warn: Iterable[str] = (), as_errors: bool = F
         if RANK_OUT_OF_RANGE not in skip:
             findings += negative_ranks(facts)
     findings.sort(key=lambda f: f.offset)
-    return [f.diagnostic(as_errors) for f in findings]
+    return [f.diagnostic() for f in findings]
 
 
 def _holds_distributed(func: Operation) -> bool:

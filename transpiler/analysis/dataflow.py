@@ -206,6 +206,25 @@ class Derivation:
         return memo[value]
 
 
+def follow(value: Optional[Value], memo: dict, step: Callable[[Value], tuple], default=None):
+    """Follow a chain of values from ``value``: ``step(v)`` returns ``(next, None)`` to go on to
+    ``next`` or ``(None, answer)`` to stop; every value on the chain gets the answer (memoised
+    in ``memo``: a later query stops where an earlier one went, so all are linear together;
+    a cycle gets ``default``)."""
+    chain: List[Value] = []
+    answer = default
+    while value is not None:
+        if value in memo:
+            answer = memo[value]
+            break
+        chain.append(value)
+        memo[value] = default  # provisional, for cycles
+        value, answer = step(value)
+    for v in chain:
+        memo[v] = answer
+    return answer
+
+
 def reached(starts: List[Value], edges: Callable[[Value], Optional[List[Value]]]) -> set:
     """Every value reachable backwards from ``starts`` through ``edges`` (one linear search)."""
     seen = set(starts)

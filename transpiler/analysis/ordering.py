@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 from ..ir.core import BlockArgument, Operation, OpResult, Value
-from .dataflow import (POINTER_STEPS, Derivation, int_constant, loop_carried_sources, operand, operands, producer,
-                       reached, region_result_sources)
+from .dataflow import (POINTER_STEPS, Derivation, follow, int_constant, loop_carried_sources, operand, operands,
+                       producer, reached, region_result_sources)
 from .facts import FunctionFacts
 from .report import Finding, describe
 
@@ -68,29 +68,19 @@ class SymmetricPointers:
     def _is_ordered(self, value: Value) -> bool:
         """True when ``value`` derives from a ``consume_token`` (then what derives from it,
         including a ``symm_at`` of it, depends on the token)."""
-        memo = self._ordered
-        chain: List[Value] = []
-        answer = False
-        v: Optional[Value] = value
-        while v is not None:
-            if v in memo:
-                answer = memo[v]
-                break
-            chain.append(v)
-            memo[v] = False  # provisional: a loop back to ``v`` orders nothing by itself
-            if isinstance(v, BlockArgument):
-                answer = any(self._is_ordered(s) for s in loop_carried_sources(v) or ())
-                break
-            op = producer(v)
-            if op is None:
-                break
-            if op.name == "distributed.consume_token" and _orders(op):
-                answer = True
-                break
-            v = operand(op, 0) if op.name in POINTER_STEPS + ("distributed.symm_at",) else None
-        for c in chain:
-            memo[c] = answer
-        return answer
+        return follow(value, self._ordered, self._ordered_step, False)
+
+    def _ordered_step(self, v: Value):
+        if isinstance(v, BlockArgument):
+            return None, any(self._is_ordered(s) for s in loop_carried_sources(v) or ())
+        op = producer(v)
+        if op is None:
+            return None, False
+        if op.name == "distributed.consume_token" and _orders(op):
+            return None, True
+        if op.name in POINTER_STEPS + ("distributed.symm_at",):
+            return operand(op, 0), False
+        return None, False
 
 
 def unordered_remote_loads(facts: FunctionFacts) -> List[Finding]:

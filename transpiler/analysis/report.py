@@ -7,7 +7,7 @@ from typing import List, Optional, Tuple
 
 import attrs
 
-from ..diagnostics import ERROR, WARNING, Diagnostic, Note, op_location
+from ..diagnostics import WARNING, Diagnostic, Note, op_location
 from ..ir.core import Operation, Value
 
 
@@ -20,14 +20,14 @@ class Finding:
     message: str
     notes: List[Tuple[Operation, str]] = attrs.Factory(list)
 
-    def diagnostic(self, as_error: bool = False) -> Diagnostic:
+    def diagnostic(self) -> Diagnostic:
         """``'<op>' op <message> [<rule>]``, located at the op, one note per other op."""
         source, offset = op_location(self.op)
         notes = []
         for op, text in self.notes:
             nsource, noffset = op_location(op)
             notes.append(Note(text, nsource, noffset))
-        return Diagnostic(ERROR if as_error else WARNING, f"'{self.op.name}' op {self.message} [{self.rule}]",
+        return Diagnostic(WARNING, f"'{self.op.name}' op {self.message} [{self.rule}]",
                           source, offset, notes)
 
     @property

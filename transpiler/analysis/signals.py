@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..ir.core import BlockArgument, Operation, OpResult, Value
+from ..ir.core import BlockArgument, Operation, Value
 from ..ir.dialects.distributed import SIGNAL_OP
-from .dataflow import (attribute, byte_size, int_constant, loop_carried_sources, operand, operands, pointee,
+from .dataflow import (attribute, byte_size, follow, int_constant, loop_carried_sources, operand, operands, pointee,
                        producer, wrap)
 from .facts import FunctionFacts
 from .report import Finding, describe
@@ -29,30 +29,19 @@ def pointer_root(value: Optional[Value], cache: Optional[Dict[Value, Optional[Va
     """The value a pointer is computed from: through addptr / splat / broadcast / symm_at /
     consume_token (operand 0) and loop-carried initial values.  ``cache`` (one per function)
     keeps every query linear in the ops."""
-    cache = {} if cache is None else cache
-    chain: List[Value] = []
-    root: Optional[Value] = None
-    while value is not None:
-        if value in cache:
-            root = cache[value]
-            break
-        chain.append(value)
-        cache[value] = None  # a cycle has no root
-        if isinstance(value, BlockArgument):
-            sources = loop_carried_sources(value)
-            if sources is None:
-                root = value
-                break
-            value = sources[0] if sources else None
-            continue
-        op = producer(value)
-        if op is None or op.name not in _ROOT_STEPS:
-            root = value
-            break
-        value = operand(op, 0)
-    for v in chain:
-        cache[v] = root
-    return root
+    return follow(value, {} if cache is None else cache, _root_step)
+
+
+def _root_step(value: Value):
+    if isinstance(value, BlockArgument):
+        sources = loop_carried_sources(value)
+        if sources is None:
+            return None, value
+        return (sources[0], None) if sources else (None, None)
+    op = producer(value)
+    if op is None or op.name not in _ROOT_STEPS:
+        return None, value
+    return operand(op, 0), None
 
 
 def _sig_op(notify: Operation) -> Optional[int]:
