@@ -44,6 +44,7 @@ def test_examples_pass_downstream():
     assert proc.stdout.count("PASS ") == len(outputs)
 
 
+@pytest.mark.filterwarnings("ignore::transpiler.api.LoweringWarning")  # lint warnings: test_corpus_distributed
 def test_corpus_outputs_pass_downstream(tmp_path):
     """Every corpus input that lowers passes, but the two with ops of the made-up `acme` dialect,
     which triton-adapter-opt rejects by design (tests/corpus/distributed/README.md)."""

@@ -25,6 +25,7 @@ POINTER_STEPS = ("tt.addptr", "tt.splat", "tt.broadcast")  # issue 17, rule 1: h
 
 
 def is_function(op: Operation) -> bool:
+    """A function op: the unit the lint works in (issue 17: "in one function")."""
     return op.name in FUNCTION_OPS
 
 
@@ -37,6 +38,7 @@ def operands(op: Operation) -> Optional[List[Value]]:
 
 
 def operand(op: Operation, index: int) -> Optional[Value]:
+    """Operand ``index`` of ``op`` (SPEC.md section 1 gives the distributed ops' order), or None."""
     values = operands(op)
     return values[index] if values is not None and index < len(values) else None
 
@@ -51,6 +53,7 @@ def attribute(op: Operation, name: str):
 
 
 def producer(value: Optional[Value]) -> Optional[Operation]:
+    """The op that defines ``value`` (None for a block argument): one step up a use-def chain."""
     return value.op if isinstance(value, OpResult) else None
 
 
@@ -66,6 +69,7 @@ def int_constant(value: Optional[Value]) -> Optional[int]:
 
 
 def value_type(value: Value):
+    """``value``'s type, or None when it cannot be known (an undeclared producer)."""
     try:
         return value.type
     except UNREADABLE:
@@ -84,6 +88,7 @@ def byte_size(t) -> Optional[int]:
 
 
 def pointee(value: Value):
+    """The element type of a scalar ``!tt.ptr`` value (SPEC.md section 1), else None."""
     t = value_type(value)
     return t.pointee if isinstance(t, PointerType) else None
 
@@ -95,6 +100,7 @@ def wrap(value: int, width: int) -> int:
 
 
 def terminator(block, name: str) -> Optional[Operation]:
+    """The last op of ``block`` when it is named ``name`` (``scf.yield``), else None."""
     ops = block.ops
     return ops[-1] if ops and ops[-1].name == name else None
 

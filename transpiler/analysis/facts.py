@@ -62,6 +62,7 @@ class FunctionFacts:
 
     @property
     def entry_arguments(self) -> list:
+        """The function's arguments (rule 3's "kernel argument")."""
         region = self.func.regions[0] if self.func.regions else None
         return list(region.blocks[0].arguments) if region is not None and region.blocks else []
 

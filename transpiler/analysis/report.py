@@ -32,6 +32,7 @@ class Finding:
 
     @property
     def offset(self) -> int:
+        """Where the finding points in its text (to report in source order)."""
         _source, offset = op_location(self.op)
         return offset if offset is not None else -1
 
