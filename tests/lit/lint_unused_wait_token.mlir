@@ -34,8 +34,8 @@ module {
 
 // -----
 
-// Also silent: the token is carried out of a loop and consumed there, or handed to a helper
-// (whose consume_token may use it).
+// Also silent: the token is carried out of a loop and consumed there, carried into a while
+// loop's body, passed along a branch, or handed to a helper (whose consume_token may use it).
 module {
   tt.func public @through_a_loop(%data: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %n: i32) {
     %c0_i32 = arith.constant 0 : i32
@@ -45,6 +45,30 @@ module {
       scf.yield %tok : i32
     }
     %ready = distributed.consume_token %data, %last, : !tt.ptr<f32>, i32 -> !tt.ptr<f32>
+    %x = tt.load %ready : !tt.ptr<f32>
+    tt.store %data, %x : !tt.ptr<f32>
+    tt.return
+  }
+  tt.func public @into_a_while(%data: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %n: i32, %c: i1) {
+    %c1_i32 = arith.constant 1 : i32
+    %tok = distributed.wait %flag, %n, %c1_i32, scope = gpu semantic = acquire : !tt.ptr<i32>, i32, i32 -> i32
+    %r = scf.while (%t = %tok) : (i32) -> i32 {
+      scf.condition(%c) %t : i32
+    } do {
+    ^bb0(%t2: i32):
+      %ready = distributed.consume_token %data, %t2, : !tt.ptr<f32>, i32 -> !tt.ptr<f32>
+      %x = tt.load %ready : !tt.ptr<f32>
+      tt.store %data, %x : !tt.ptr<f32>
+      scf.yield %t2 : i32
+    }
+    tt.return
+  }
+  tt.func public @along_a_branch(%data: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %n: i32) {
+    %c1_i32 = arith.constant 1 : i32
+    %tok = distributed.wait %flag, %n, %c1_i32, scope = gpu semantic = acquire : !tt.ptr<i32>, i32, i32 -> i32
+    cf.br ^bb1(%tok : i32)
+  ^bb1(%t: i32):
+    %ready = distributed.consume_token %data, %t, : !tt.ptr<f32>, i32 -> !tt.ptr<f32>
     %x = tt.load %ready : !tt.ptr<f32>
     tt.store %data, %x : !tt.ptr<f32>
     tt.return

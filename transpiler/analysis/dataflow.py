@@ -107,7 +107,8 @@ def terminator(block, name: str) -> Optional[Operation]:
 
 def loop_carried_sources(arg: BlockArgument) -> Optional[List[Value]]:
     """The values a loop-carried block argument takes: its initial value and what the loop
-    yields for it (``scf.for`` iter_args, ``scf.while`` ``before`` arguments), else None."""
+    yields for it (``scf.for`` iter_args, ``scf.while`` ``before`` arguments), or what
+    ``scf.condition`` forwards (``scf.while`` ``after`` arguments); else None."""
     block = arg.block
     region = block.parent if block is not None else None
     loop = region.parent if region is not None else None
@@ -122,6 +123,10 @@ def loop_carried_sources(arg: BlockArgument) -> Optional[List[Value]]:
     elif loop.name == "scf.while" and loop.regions[0] is region and len(loop.regions) > 1 and loop.regions[1].blocks:
         index = arg.index
         yielder = terminator(loop.regions[1].blocks[-1], "scf.yield")
+    elif loop.name == "scf.while" and len(loop.regions) > 1 and loop.regions[1] is region and loop.regions[0].blocks:
+        condition = terminator(loop.regions[0].blocks[-1], "scf.condition")  # (cond, forwarded...)
+        values = operands(condition) if condition is not None else None
+        return None if values is None else values[1 + arg.index : 2 + arg.index]
     else:
         return None
     out = [inits[index]] if index < len(inits) else []

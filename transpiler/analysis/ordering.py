@@ -107,34 +107,56 @@ def unordered_remote_loads(facts: FunctionFacts) -> List[Finding]:
     return findings
 
 
-def _token_edges(value: Value) -> Optional[List[Value]]:
-    """Where a token value may come from: through loops, ``scf`` results and any other op."""
-    if isinstance(value, BlockArgument):
-        return loop_carried_sources(value)
-    if not isinstance(value, OpResult) or value.op.name == "distributed.wait":
-        return None
-    sources = region_result_sources(value)
-    if sources is not None:
+class _TokenSources:
+    """Where a token value may come from: through loops, ``scf`` results and any other op.
+    ``unknown`` turns True when a value's origin cannot be followed (a block argument of an
+    unstructured branch, an op that cannot be read): a rule then cannot be sure."""
+
+    def __init__(self, entry_arguments):
+        self.entry = set(entry_arguments)
+        self.unknown = False
+
+    def __call__(self, value: Value) -> Optional[List[Value]]:
+        if isinstance(value, BlockArgument):
+            sources = loop_carried_sources(value)
+            if sources is None and value not in self.entry and not _is_induction_variable(value):
+                self.unknown = True
+            return sources
+        if not isinstance(value, OpResult) or value.op.name == "distributed.wait":
+            return None
+        sources = region_result_sources(value)
+        if sources is None:
+            sources = operands(value.op)
+            self.unknown = self.unknown or sources is None
         return sources
-    return operands(value.op)
+
+
+def _is_induction_variable(arg: BlockArgument) -> bool:
+    region = arg.block.parent if arg.block is not None else None
+    loop = region.parent if region is not None else None
+    return arg.index == 0 and loop is not None and loop.name == "scf.for"
 
 
 def unused_wait_tokens(facts: FunctionFacts) -> List[Finding]:
     """Rule ``unused-wait-token`` (issue 17, rule 2): a wait whose token no ``consume_token`` uses.
 
     Silent for a token that may leave the function (a call, a return, an ``extern_call``
-    operand may derive from it): a consume_token elsewhere may use it.
+    operand may derive from it: a consume_token elsewhere may use it), and when the origin of a
+    consume_token's token cannot be followed.
     """
     if not facts.waits:
         return []
-    used = reached([v for v in (operand(op, 1) for op in facts.consumes) if v is not None], _token_edges)
+    edges = _TokenSources(facts.entry_arguments)
+    used = reached([v for v in (operand(op, 1) for op in facts.consumes) if v is not None], edges)
     starts: List[Value] = []
     for op in facts.escapes:
         values = operands(op)
         if values is None:
             return []
         starts.extend(values)
-    used |= reached(starts, _token_edges)
+    used |= reached(starts, edges)
+    if edges.unknown:
+        return []
     findings = []
     for wait in facts.waits:
         token = wait.results[0] if wait.results else None
