@@ -74,8 +74,8 @@ module {
 
 // -----
 
-// Close variants that stay silent: a barrier between the wait and the load, and a load before
-// the wait (nothing to order it after).
+// Close variants that stay silent: a barrier between the wait and the load, a load before the
+// wait (nothing to order it after), an address whose offset depends on the token.
 module {
   tt.func public @barrier_between(%buf: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %peer: i32, %n: i32) {
     %c1_i32 = arith.constant 1 : i32
@@ -86,6 +86,16 @@ module {
     %x = tt.load %far : !tt.ptr<f32>
     %y = distributed.consume_token %x, %tok, : f32, i32 -> f32
     tt.store %buf, %y : !tt.ptr<f32>
+    tt.return
+  }
+  tt.func public @offset_consumed(%buf: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %peer: i32, %n: i32) {
+    %c1_i32 = arith.constant 1 : i32
+    %far = distributed.symm_at %buf, %peer, : !tt.ptr<f32>
+    %tok = distributed.wait %flag, %n, %c1_i32, scope = gpu semantic = acquire : !tt.ptr<i32>, i32, i32 -> i32
+    %i = distributed.consume_token %n, %tok, : i32, i32 -> i32
+    %at = tt.addptr %far, %i : !tt.ptr<f32>, i32
+    %x = tt.load %at : !tt.ptr<f32>
+    tt.store %buf, %x : !tt.ptr<f32>
     tt.return
   }
 }

@@ -43,6 +43,7 @@ class SymmetricPointers:
                 self.passed.setdefault(value, op)
         self._ordered: Dict[Value, bool] = {}
         self.source_of = Derivation(self._edges, self._source)
+        self.consume_in_cone = Derivation(_cone_edges, _consume_result)
 
     def _source(self, value: Value) -> Optional[Tuple[Operation, str]]:
         """(the symm_at, a note about it) when ``value`` is a symmetric buffer not yet ordered."""
@@ -83,10 +84,28 @@ class SymmetricPointers:
         return None, False
 
 
+def _consume_result(value: Value) -> Optional[Operation]:
+    op = value.op if isinstance(value, OpResult) else None
+    return op if op is not None and op.name == "distributed.consume_token" and _orders(op) else None
+
+
+def _cone_edges(value: Value) -> List[Value]:
+    """Everything a value is computed from (every operand, loop-carried and yielded values)."""
+    if isinstance(value, BlockArgument):
+        return loop_carried_sources(value) or []
+    sources = region_result_sources(value)
+    if sources is None:
+        sources = operands(value.op)
+    return sources or []
+
+
 def unordered_remote_loads(facts: FunctionFacts) -> List[Finding]:
     """Rule ``unordered-remote-load`` (issue 17, rule 1): after a wait (that dominates it, with
     no barrier ``extern_call`` between them), a ``tt.load`` / ``tt.atomic_*`` through a pointer
-    derived from a symmetric buffer through no ``consume_token`` of a wait token."""
+    derived from a symmetric buffer through no ``consume_token`` of a wait token.
+
+    Silent when the address depends on a ``consume_token`` some other way (an offset computed
+    from a consumed value): the load then cannot move above the wait either."""
     if not facts.waits or not facts.loads or not facts.symm_ats:
         return []  # no wait to order after, nothing loaded, or no symmetric buffer
     pointers = SymmetricPointers(facts)
@@ -96,8 +115,8 @@ def unordered_remote_loads(facts: FunctionFacts) -> List[Finding]:
             continue
         ptr = operand(load.op, 0)
         found = pointers.source_of(ptr) if ptr is not None else None
-        if found is None:
-            continue
+        if found is None or pointers.consume_in_cone(ptr) is not None:
+            continue  # not symmetric, or the address depends on a token some other way (an offset)
         findings.append(Finding(
             UNORDERED_REMOTE_LOAD, load.op,
             f"reads symmetric memory after a 'distributed.wait', but its pointer {describe(ptr)} does not depend on "
