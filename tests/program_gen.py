@@ -286,3 +286,103 @@ def generate(ch: Choices) -> Program:
     g.steps(ch.integer(1, 6))
     g.b.create_return()
     return Program(g.b, g.expects, g.has_dot, g.fallback)
+
+
+# ---- protocol-correct kernels, for the lint (issue 17) -----------------------------------------
+
+LINE_BYTES = 64  # SPEC.md section 5: the wait wrapper polls one slot per 64-byte line
+FLAG_BYTES = {"i32": 4, "i64": 8}
+
+
+@attrs.define
+class ProtocolSpec:
+    """A push kernel, as choices: every peer gets a notify on my slot ``flags + rank * stride``,
+    I wait on ``flags`` for all of them, consume the token on my symmetric buffer and load it."""
+
+    data: str  # element type of the symmetric buffer
+    flag: str  # element type of the flags (i32, i64)
+    lines: int  # the slot stride is this many 64-byte lines
+    narrow: int  # a stride (elements) below one 64-byte line, for the mutation
+    rank_first: bool  # operand order of the arith.muli
+    add: bool  # ADD notifies (i32 flags only), else SET
+    signal: int
+    count: Optional[int]  # the wait's barrier count: a constant above 1, or None for get_num_ranks
+    tensor: bool  # load a block of pointers (splat + addptr) rather than one element
+    loop: bool  # load inside a loop, the pointer loop-carried
+    second_consume: bool  # the token also orders a scalar
+
+
+def draw_protocol(ch: Choices) -> ProtocolSpec:
+    flag = ch.choice(["i32", "i64"])
+    per_line = LINE_BYTES // FLAG_BYTES[flag]
+    narrow = ch.integer(1, per_line - 1)  # below one 64-byte line
+    return ProtocolSpec(data=ch.choice(sorted(SUPPORTED)), flag=flag, lines=ch.integer(1, 3), narrow=narrow,
+                        rank_first=ch.boolean(), add=flag == "i32" and ch.boolean(), signal=ch.integer(1, 100),
+                        count=ch.choice([None, 2, 4, 8]), tensor=ch.boolean(), loop=ch.boolean(),
+                        second_consume=ch.boolean())
+
+
+@attrs.define
+class ProtocolProgram:
+    """The built kernel, its interesting ops by role, and the lint warnings it must get, as
+    (rule, role) pairs."""
+
+    builder: Builder
+    ops: dict
+    expected: List[tuple]
+
+
+def build_protocol(spec: ProtocolSpec, drop_consume: bool = False, narrow_stride: bool = False) -> ProtocolProgram:
+    """The kernel of ``spec``; ``drop_consume`` deletes the consume_token of the buffer,
+    ``narrow_stride`` makes the slot stride less than 64 bytes.  The expectation
+    comes from the issue's rules: a dropped consume_token leaves the load unordered (and the
+    token unused unless a second consume_token uses it); a narrow stride is a slot-stride bug."""
+    from transpiler.ir.core import Operation
+
+    b = Builder()
+    data_t, flag_t = elem_type(spec.data), elem_type(spec.flag)
+    _f, (data, flags, n) = b.create_function("kernel", [PointerType(data_t), PointerType(flag_t), I32],
+                                             arg_names=["%data", "%flags", "%n"])
+    ops = {}
+    axis = b.create_constant(-1, I32)
+    rank, world = b.create_get_rank(axis), b.create_get_num_ranks(axis)
+    c0, c1 = b.create_constant(0, I32), b.create_constant(1, I32)
+    per_line = LINE_BYTES // FLAG_BYTES[spec.flag]
+    stride = b.create_constant(spec.narrow if narrow_stride else spec.lines * per_line, I32)
+    factors = [rank, stride] if spec.rank_first else [stride, rank]
+    offset = b.insert(Operation.create("arith.muli", factors, [I32])).results[0]
+    slot = b.create_addptr(flags, offset)
+    ops["slot"] = slot.op
+    signal = b.create_constant(spec.signal, I64)
+    loop, peer, _ = b.create_for(c0, world, c1)
+    b.create_symm_at(data, peer)
+    b.create_notify(slot, signal, peer, "add" if spec.add else "set")
+    b.create_yield([], after=loop)
+    count = world if spec.count is None else b.create_constant(spec.count, I32)
+    wait_value = b.create_constant(spec.signal if not spec.add else spec.signal * 3, flag_t)
+    token = b.create_distributed_wait(flags, count, wait_value)
+    ops["wait"] = token.op
+    ptr = data if drop_consume else b.create_consume_token(data, token)
+    load_t = data_t
+    if spec.tensor:
+        offs = b.create_make_range(0, 16)
+        ptr = b.create_addptr(b.create_splat(ptr, RankedTensorType((16,), PointerType(data_t))), offs)
+        load_t = RankedTensorType((16,), data_t)
+    if spec.loop:
+        step = offs if spec.tensor else c1
+        loop, _iv, (ptr,) = b.create_for(c0, b.create_constant(4, I32), c1, [ptr])
+        ops["load"] = b.insert(Operation.create("tt.load", [ptr], [load_t]))
+        b.create_yield([b.create_addptr(ptr, step)], after=loop)
+    else:
+        ops["load"] = b.insert(Operation.create("tt.load", [ptr], [load_t]))
+    if spec.second_consume:
+        b.create_consume_token(n, token)
+    b.create_return()
+    expected = []
+    if drop_consume:
+        expected.append(("unordered-remote-load", "load"))
+        if not spec.second_consume:
+            expected.append(("unused-wait-token", "wait"))
+    if narrow_stride:
+        expected.append(("barrier-slot-stride", "slot"))
+    return ProtocolProgram(b, ops, expected)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
-from expectations import check_error, check_lowered, distributed_cases, load_expectation
-from transpiler import LoweringError, lower
+from expectations import DISTRIBUTED, check_error, check_lowered, distributed_cases, lint_warnings, load_expectation
+from transpiler import LoweringError, LoweringWarning, lower
 
 CASES = distributed_cases()
 
@@ -21,8 +23,14 @@ def test_distributed_corpus(ttir, expect_path, legacy):
             lower(text, filename=filename, core_type_fallback=legacy)
         check_error(str(info.value), filename, expect)
     else:
-        out = lower(text, filename=filename, core_type_fallback=legacy)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = lower(text, filename=filename, core_type_fallback=legacy)
         check_lowered(text, out, expect)
+        # the protocol lint's warnings (issue 17): exactly those expectations.LINT_WARNINGS lists
+        got, want = lint_warnings([w.message.diagnostic for w in caught if w.category is LoweringWarning],
+                                  DISTRIBUTED, ttir)
+        assert got == want
 
 
 def test_every_input_has_an_expectation():
@@ -30,6 +38,7 @@ def test_every_input_has_an_expectation():
     assert all(p.exists() for _, p, _ in CASES)
 
 
+@pytest.mark.filterwarnings("ignore::transpiler.api.LoweringWarning")  # checked in test_distributed_corpus
 def test_lowering_is_idempotent_on_corpus():
     """Lowering the output again changes nothing (no distributed op is left to lower)."""
     for ttir, expect_path, legacy in CASES:

@@ -9,7 +9,7 @@ BUG_REPORT_URL = "https://github.com/ttd-lower/ttd-lower/issues"
 
 
 def __getattr__(name):  # keep `import transpiler` cheap: load the API on first use
-    if name in ("lower", "LoweringError", "LoweringWarning"):
+    if name in ("lower", "lint", "LoweringError", "LoweringWarning"):
         from . import api
 
         return getattr(api, name)

@@ -9,7 +9,7 @@ holds every located problem (``str(e)`` is their MLIR-style rendering).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Iterable, List, Optional
 
 from .diagnostics import DiagnosticError
 from .driver import PrintOptions, Request, Result, compile_text
@@ -31,7 +31,8 @@ class LoweringWarning(UserWarning):
 
 def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = False, link_check: bool = True,
           symbol_list: Optional[str] = None, device_library: str = "bundled", generic: bool = False,
-          strip_debuginfo: bool = False, split_line: Optional[int] = None) -> str:
+          strip_debuginfo: bool = False, split_line: Optional[int] = None, lint: bool = True,
+          no_warn: Iterable[str] = (), warnings_as_errors: bool = False) -> str:
     """Lower every ``distributed.*`` op of a TTIR module to ``hivm.hir.custom``.
 
     Args:
@@ -48,6 +49,9 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
         generic / strip_debuginfo: print as ``--mlir-print-op-generic`` / ``--strip-debuginfo``.
         split_line: when ``text`` is one chunk of a ``--split-input-file`` input, the file line
             where it starts (diagnostics and implicit locations then give the file's lines).
+        lint / no_warn / warnings_as_errors: the protocol lint (issue 17) runs before the
+            lowering unless ``lint`` is False; ``no_warn`` names rules to leave out
+            (``--no-warn``); ``warnings_as_errors`` makes every warning an error.
 
     Returns:
         The module text, with everything but the distributed ops unchanged.
@@ -56,15 +60,16 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
         LoweringWarning: for each warning of the lowering (the result is still returned).
 
     Raises:
-        LoweringError: on malformed input or unsupported distributed ops.
+        LoweringError: on malformed input or unsupported distributed ops (with
+            ``warnings_as_errors``, also on any warning).
         TypeError: ``text`` is not a ``str`` (decode bytes as UTF-8 first).
-        ValueError: ``device_library`` is not one of the shipped libraries.
+        ValueError: ``device_library`` is not one of the shipped libraries, or ``no_warn``
+            names an unknown lint rule.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"lower() takes the module as text (str), not {type(text).__name__}; "
-                        f"decode bytes as UTF-8 first")
+    _check_text(text, "lower")
     for name, flag in (("core_type_fallback", core_type_fallback), ("link_check", link_check), ("generic", generic),
-                       ("strip_debuginfo", strip_debuginfo)):
+                       ("strip_debuginfo", strip_debuginfo), ("lint", lint),
+                       ("warnings_as_errors", warnings_as_errors)):
         if not isinstance(flag, bool):
             raise TypeError(f"{name} must be True or False, not {flag!r}")
     from .lowering.link_check import LIBRARIES
@@ -72,7 +77,8 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
     if device_library not in LIBRARIES:
         raise ValueError(f"device_library must be one of {', '.join(LIBRARIES)}, not {device_library!r}")
     options = Options(core_type_fallback=core_type_fallback, link_check=link_check, symbol_list=symbol_list,
-                      device_library=device_library)
+                      device_library=device_library, lint=lint, no_warn=_rules(no_warn),
+                      warnings_as_errors=warnings_as_errors)
     printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
     result = compile_checked(Request(text, filename, options, printing, split_line=split_line,
                                      stage_from_name=False))
@@ -82,6 +88,35 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
         for d in result.warnings:
             warnings.warn(LoweringWarning(d), stacklevel=2)
     return result.text
+
+
+def lint(text: str, *, filename: str = "<input>", no_warn: Iterable[str] = (), split_line: Optional[int] = None) -> List:
+    """The protocol lint alone (``ttd-lower --lint-only``, issue 17): the warnings it reports
+    for ``text``, as :class:`~transpiler.diagnostics.Diagnostic` objects; nothing is lowered.
+
+    Raises:
+        LoweringError: the text cannot be parsed or its distributed ops do not verify.
+        TypeError: ``text`` is not a ``str``.
+        ValueError: ``no_warn`` names an unknown lint rule.
+    """
+    _check_text(text, "lint")
+    request = Request(text, filename, Options(no_warn=_rules(no_warn)), split_line=split_line,
+                      stage_from_name=False, lint_only=True)
+    return list(compile_checked(request).warnings)
+
+
+def _check_text(text, function: str) -> None:
+    if not isinstance(text, str):
+        raise TypeError(f"{function}() takes the module as text (str), not {type(text).__name__}; "
+                        f"decode bytes as UTF-8 first")
+
+
+def _rules(names: Iterable[str]) -> tuple:
+    from .analysis import check_rule_names
+
+    if isinstance(names, str):
+        names = (names,)
+    return tuple(check_rule_names(names))
 
 
 def compile_checked(request: Request) -> Result:

@@ -68,6 +68,7 @@ class Request:
     split_line: Optional[int] = None
     dump_stem: Optional[str] = None  # name dumps and overrides by this stem (split chunks)
     stage_from_name: bool = True  # a `k.ttadapter.mlir` input starts after that stage
+    lint_only: bool = False  # parse, verify and lint (issue 17); nothing is lowered or printed
     notify: Callable[[str], None] = lambda message: None
     print_ir_before: bool = False
     print_ir_after: bool = False
@@ -150,6 +151,36 @@ def compile_text(request: Request) -> Result:
 
 
 def _compile(request: Request) -> Result:
+    if request.lint_only:
+        return _lint_only(request)
+    result = _compile_all(request)
+    _check_warnings_as_errors(request, result.module)
+    return result
+
+
+def _lint_only(request: Request) -> Result:
+    """``--lint-only``: parse, run the ``ttir`` stage (unless the name says it is done), lint."""
+    from .pipeline import run_lint
+
+    t0 = time.perf_counter()
+    module = parse_module(request.text, request.filename, request.split_line)
+    timings = [StageTiming("parse", time.perf_counter() - t0)]
+    if not request.stage_from_name or stage_of(request.filename)[1] is None:
+        timings += run(module, request.options, "ttir", "ttir")  # as a full run does (a .ttir input is past it)
+    t1 = time.perf_counter()
+    run_lint(module, request.options)
+    timings.append(StageTiming("lint", time.perf_counter() - t1))
+    _check_warnings_as_errors(request, module)
+    return Result("", timings, module)
+
+
+def _check_warnings_as_errors(request: Request, module: Module) -> None:
+    """``--warnings-as-errors``: any warning fails the run, reported as an error."""
+    if request.options.warnings_as_errors and module.warnings:
+        raise DiagnosticError([attrs.evolve(d, severity=ERROR) for d in module.warnings])
+
+
+def _compile_all(request: Request) -> Result:
     names = list(STAGES)
     if request.stop_after is not None and request.stop_after not in STAGES:
         raise KeyError(request.stop_after)

@@ -12,7 +12,7 @@ that stage's module from the previous one:
 from __future__ import annotations
 
 import time
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Dict, List, Optional, Tuple
 
 import attrs
 
@@ -32,6 +32,9 @@ class Options:
         device_library: the shipped library to link against (SPEC.md section 5): ``bundled``
             (``device_templates/``), or the AscendNPU-IR release ``1.2.0``, ``1.2.0-post``, ``master``.
         error_limit: stop after this many errors.
+        lint: run the protocol lint (issue 17) at the start of ``ttadapter``.
+        no_warn: lint rules to leave out (``--no-warn=RULE``).
+        warnings_as_errors: every warning is an error (``--warnings-as-errors``).
     """
 
     core_type_fallback: bool = False
@@ -39,6 +42,9 @@ class Options:
     symbol_list: Optional[str] = None
     device_library: str = "bundled"
     error_limit: int = 20
+    lint: bool = True
+    no_warn: Tuple[str, ...] = ()
+    warnings_as_errors: bool = False
 
 
 def make_ttir(module: Module, options: Options) -> Module:
@@ -58,13 +64,24 @@ def make_ttir(module: Module, options: Options) -> Module:
     return module
 
 
+def run_lint(module: Module, options: Options) -> Module:
+    """The protocol lint (issue 17): its warnings go to ``module.warnings``; nothing else changes."""
+    from .analysis import lint_module
+
+    module.warnings.extend(lint_module(module, options.no_warn))
+    return module
+
+
 def make_ttadapter(module: Module, options: Options) -> Module:
-    """Stage ``ttadapter``: lower every distributed op to ``hivm.hir.custom``, then check that
-    every emitted symbol is in the device template library (SPEC.md section 5).
+    """Stage ``ttadapter``: the protocol lint (unless ``options.lint`` is off), then lower every
+    distributed op to ``hivm.hir.custom`` and check that every emitted symbol is in the device
+    template library (SPEC.md section 5).
 
     Raises:
         DiagnosticError: with every lowering or link-check error.
     """
+    if options.lint:
+        run_lint(module, options)
     from .lowering.link_check import SymbolListError, check_symbols, load_library
 
     engine = DiagnosticEngine(options.error_limit)

@@ -1,13 +1,13 @@
-// RUN: ttd-lower %s --strip-comments | FileCheck %s --check-prefix=BUNDLED
-// RUN: ttd-lower %s --strip-comments --device-library=1.2.0 | FileCheck %s --check-prefix=RELEASE
-// RUN: ttd-lower %s --strip-comments --device-library=1.2.0-post | FileCheck %s --check-prefix=RELEASE
-// RUN: ttd-lower %s --strip-comments --device-library=master | FileCheck %s --check-prefix=RELEASE
-// RUN: ttd-lower %s --strip-comments --device-library=master --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
-// RUN: ttd-lower %s --strip-comments --no-link-check --device-library=master | FileCheck %s --check-prefix=BUNDLED
-// RUN: ttd-lower %inputs/device_library_errors.mlir --split-input-file --verify-diagnostics -o /dev/null
-// RUN: ttd-lower %inputs/device_library_release.mlir --split-input-file --verify-diagnostics --device-library=1.2.0 -o /dev/null
-// RUN: ttd-lower %inputs/device_library_release.mlir --split-input-file --device-library=master --strip-comments | FileCheck %s --check-prefix=MASTER
-// RUN: not ttd-lower %inputs/device_library_release.mlir --device-library=1.2.0 -o %t 2>&1 | FileCheck %s --check-prefix=REFUSED
+// RUN: ttd-lower %s --no-warn=unused-wait-token --strip-comments | FileCheck %s --check-prefix=BUNDLED
+// RUN: ttd-lower %s --no-warn=unused-wait-token --strip-comments --device-library=1.2.0 | FileCheck %s --check-prefix=RELEASE
+// RUN: ttd-lower %s --no-warn=unused-wait-token --strip-comments --device-library=1.2.0-post | FileCheck %s --check-prefix=RELEASE
+// RUN: ttd-lower %s --no-warn=unused-wait-token --strip-comments --device-library=master | FileCheck %s --check-prefix=RELEASE
+// RUN: ttd-lower %s --no-warn=unused-wait-token --strip-comments --device-library=master --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+// RUN: ttd-lower %s --no-warn=unused-wait-token --strip-comments --no-link-check --device-library=master | FileCheck %s --check-prefix=BUNDLED
+// RUN: ttd-lower %inputs/device_library_errors.mlir --no-warn=unused-wait-token --split-input-file --verify-diagnostics -o /dev/null
+// RUN: ttd-lower %inputs/device_library_release.mlir --no-warn=unused-wait-token --split-input-file --verify-diagnostics --device-library=1.2.0 -o /dev/null
+// RUN: ttd-lower %inputs/device_library_release.mlir --no-warn=unused-wait-token --split-input-file --device-library=master --strip-comments | FileCheck %s --check-prefix=MASTER
+// RUN: not ttd-lower %inputs/device_library_release.mlir --no-warn=unused-wait-token --device-library=1.2.0 -o %t 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: ttd-lower --list-symbols --device-library=1.2.0 | FileCheck %s --check-prefix=LIST
 
 // The operands of each custom op are checked against the C signature of its symbol in the

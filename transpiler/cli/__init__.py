@@ -27,6 +27,8 @@ from .options import DEBUGGING, DIAGNOSTICS, GENERIC, LOWERING, PRINTING, Groupe
 from .output import read_input, write_file, write_output  # noqa: F401  (the CLI's I/O, importable from here)
 
 STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importing it at start-up
+LINT_RULES = ("unordered-remote-load", "unused-wait-token", "signal-never-set", "barrier-slot-stride",
+              "rank-out-of-range")  # transpiler.analysis.RULES, without importing it at start-up
 
 EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 DUMP_ENV = "MLIR_ENABLE_DUMP"  # Triton's switch: print the IR before and after every stage
@@ -65,6 +67,13 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
              "release's (pick the release of your bishengir-compile).")
 @option("--list-symbols", is_flag=True, group=LOWERING,
         help="Print the device template library's symbols with their C signatures, and exit.")
+@option("--lint-only", is_flag=True, group=DIAGNOSTICS,
+        help="Only parse, verify and run the protocol lint (warnings on stderr); write no output.")
+@option("--no-lint", is_flag=True, group=DIAGNOSTICS, help="Do not run the protocol lint before the lowering.")
+@option("--no-warn", "no_warn", value_name="<rule>", multiple=True, type=click.Choice(LINT_RULES), group=DIAGNOSTICS,
+        help="Leave out this lint rule (repeatable): " + ", ".join(LINT_RULES) + ".")
+@option("--warnings-as-errors", is_flag=True, group=DIAGNOSTICS,
+        help="Treat every warning as an error (exit 1, no output).")
 @option("--verify-diagnostics", "verify", type=click.Choice(["all", "only-expected"]), implicit_value="all",
         default=None, group=DIAGNOSTICS,
         help="Check the diagnostics against 'expected-error {{...}}' designators, as mlir-opt does; exit 0 when "
@@ -96,7 +105,8 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
                       help="Display the version of this program.")
 def main(input_path: str, output_path: Optional[str], split_marker: Optional[str], output_split_marker: Optional[str],
          allow_unregistered_dialect: bool, core_type_fallback: str, no_link_check: bool, symbol_list: Optional[str],
-         device_library: str, list_symbols: bool, verify: Optional[str], debug: bool, generic: bool, print_debuginfo: bool,
+         device_library: str, list_symbols: bool, lint_only: bool, no_lint: bool, no_warn: tuple,
+         warnings_as_errors: bool, verify: Optional[str], debug: bool, generic: bool, print_debuginfo: bool,
          strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
          stop_after: Optional[str], timing: bool, print_before: bool, print_after: bool) -> None:
     """ttd-lower: lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
@@ -130,13 +140,14 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
                 env_dump, ir_stream = _ir_dump_from_environment(text)
                 settings = Settings(
                     Options(core_type_fallback=core_type_fallback == "symbol-table", link_check=not no_link_check,
-                            symbol_list=symbol_list, device_library=device_library),
+                            symbol_list=symbol_list, device_library=device_library, lint=not no_lint,
+                            no_warn=tuple(no_warn), warnings_as_errors=warnings_as_errors),
                     PrintOptions(generic=generic, debuginfo=not strip_debuginfo, explicit_locations=print_debuginfo),
                     split_marker=split_marker, output_marker=output_split_marker, verify=verify,
                     strip_comments=strip_comments, dump_dir=dump_dir, override_dir=override_dir,
                     stop_after=stop_after, print_ir_before=print_before or env_dump,
                     print_ir_after=print_after or env_dump, ir_stream=ir_stream,
-                    notify=lambda message: click.echo(message, err=True))
+                    notify=lambda message: click.echo(message, err=True), lint_only=lint_only)
                 outcome = run(text, filename, settings)
             except DiagnosticError as e:  # the input could not be read as text
                 print_diagnostics(e.diagnostics)
@@ -146,7 +157,8 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
                 if output_path in (None, "-"):
                     write_output(None, outcome.text)  # as mlir-opt: the chunks that succeeded
                 sys.exit(EXIT_INPUT_ERROR)
-            write_output(output_path, outcome.text)
+            if not lint_only:
+                write_output(output_path, outcome.text)
             if timing:
                 click.echo(timing_report(outcome.timings), err=True, nl=False)
     except Interrupted as e:

@@ -39,6 +39,7 @@ class Settings:
     print_ir_after: bool = False
     ir_stream: Callable[[str], None] = lambda text: None
     notify: Callable[[str], None] = lambda message: None
+    lint_only: bool = False  # --lint-only: parse, verify and lint; no output
 
 
 @attrs.define
@@ -79,7 +80,7 @@ def run(text: str, filename: str, settings: Settings) -> Outcome:
                           split_line=chunk.start_line if split else None,
                           dump_stem=f"{stem}.split{number}" if split else None, notify=settings.notify,
                           print_ir_before=settings.print_ir_before, print_ir_after=settings.print_ir_after,
-                          ir_stream=settings.ir_stream)
+                          ir_stream=settings.ir_stream, lint_only=settings.lint_only)
         try:
             result = driver.compile_text(request)  # looked up at call time (tests replace it)
             output = result.text
