@@ -19,24 +19,20 @@ _ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|(#[\w$.\-]+)')
 _DATA_BEFORE = set("=[,<({")  # a loc(...) after one of these is an attribute value
 
 
+_PAREN_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|[()]')
+
+
 def _balanced_end(text: str, start: int) -> int:
     """End offset of the balanced ``loc(...)`` starting at ``start`` (-1 if unbalanced)."""
-    depth, i, n = 0, start + 3, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
+    depth = 0
+    for m in _PAREN_OR_STRING.finditer(text, start + 3):
+        c = m.group()
         if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
             if depth == 0:
-                return i + 1
-        i += 1
+                return m.end()
     return -1
 
 
