@@ -173,3 +173,21 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// Two alias definitions on one line; `%x#0` names the only result of `%x = ...`; braces that
+// hold values in a custom syntax are no region.
+// CHECK: #a = 1 : i32#b = 2 : i64
+// CHECK-LABEL: tt.func @value_forms
+// CHECK: %q = hivm.hir.custom {{.*}}"dist.aclshmem_ptr_float" ins(%p, %x : !tt.ptr<f32>, i32) -> !tt.ptr<f32>
+// CHECK-NEXT: foo.check %r {%x} : i32
+#a = 1 : i32#b = 2 : i64
+module attributes {x = #a, y = #b} {
+  tt.func @value_forms(%p: !tt.ptr<f32>, %r: i32) {
+    %x = arith.addi %r, %r : i32
+    %q = distributed.symm_at %p, %x#0, : !tt.ptr<f32>
+    foo.check %r {%x} : i32
+    tt.return
+  }
+}

@@ -147,11 +147,11 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
     while block is not None:
         region = block.parent
         if region is None:  # the top level (MLIR's implicit module)
-            value = _top_level_defs(block).get(name)
+            value = _find(_top_level_defs(block), name)
             if value is not None:
                 return _dominating(value, op, index, offset)
             break
-        value = region_defs(region).get(name)
+        value = _find(region_defs(region), name)
         if value is not None:
             return _dominating(value, op, index, offset)
         parent = region.parent
@@ -166,6 +166,20 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
 
         raise DiagnosticError([op_error(op, f"use of undeclared SSA value '{name}'", at=offset)])
     return UnresolvedValue(name, type_hint)
+
+
+def _find(defs: Dict[str, Value], name: str) -> Optional[Value]:
+    """``defs[name]``; ``%x#N`` also names result N of the op that defines ``%x`` (MLIR lets
+    ``%x#0`` name the only result of ``%x = ...``)."""
+    value = defs.get(name)
+    if value is None and "#" in name:
+        base, _, number = name.partition("#")
+        first = defs.get(base)
+        if isinstance(first, OpResult) and number.isdigit() and first.index == 0:
+            results = first.op.results
+            k = int(number)
+            value = results[k] if k < len(results) else None
+    return value
 
 
 def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]) -> Value:

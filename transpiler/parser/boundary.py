@@ -155,8 +155,10 @@ def opens_region(text: str, pos: int) -> bool:
     c = text[q]
     if c == "}":
         return "\n" in text[pos:q]  # `{` and `}` on different lines: an empty region
-    if c == "%" or c == "^":
-        return True
+    if c == "%":  # an op's results, not values in braces (`{%a, %b}` of a custom syntax)
+        return starts_op_after_def(text, q)
+    if c == "^":
+        return is_block_label(text, q)
     if c == '"':
         end = string_end(text, q)
         if end < 0:

@@ -74,6 +74,8 @@ _BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(
 # text in a one-line body that may be the start of a second op (the careful path decides)
 _SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"[ \t]*\(|distributed\.|tt\.dot|\r')
 _CLOSER = {")": "(", "]": "[", ">": "<"}
+# strings first (skipped), then the start of another alias definition inside an alias's text
+_NEXT_ALIAS = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|([#!][\w$.\-]+[ \t]*=(?!=))')
 _OPENER_NAME = {"(": "')'", "[": "']'", "<": "'>'", "{": "'}'"}
 
 
@@ -190,6 +192,10 @@ class StructureLexer(Lexer):
     def _alias(self, text: str, p: int):
         eq = text.index("=", p)
         _kind, end, _ = self._scan_body(text, eq + 1, [], top_level=True, regions=False)
+        for m in _NEXT_ALIAS.finditer(text, eq + 1, end):  # `#a = 1 : i32#b = 2 : i64`: the next one
+            if m.group(1) is not None:
+                end = b.trim_end(text, eq + 1, m.start(1))
+                break
         if b.skip(text, eq + 1) >= end:
             raise LexError(end, "expected the alias's value after '=' (a truncated file?)")
         yield Tok("ALIAS", text[p:end], p, end)
