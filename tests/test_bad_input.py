@@ -187,3 +187,57 @@ def test_deep_nesting_is_handled_or_refused_cleanly():
         assert "dist.aclshmem_my_pe" in out
     except LoweringError as e:
         assert "nested too deeply" in str(e)
+
+
+# Found by an adversarial review of the whole-buffer reader: each input must give exactly what
+# mlir-opt would make of it (same lowering as the plain layout, or a located error).
+def _kernel(*body: str) -> str:
+    return "tt.func @k(%c1: i32, %x: tensor<16xf32>) {\n" + "".join(f"  {line}\n" for line in body) + "  tt.return\n}\n"
+
+
+VECTOR = "hivm.tcore_type = #hivm.tcore_type<VECTOR>"
+TRICKY = {
+    "a comment with '= tt.dot' inside a continued op": (
+        _kernel("%r = distributed.get_rank %c1 : i32", "%y = arith.addf %x, %x // y = tt.dot(a, b) later",
+                "    : tensor<16xf32>"), [VECTOR]),
+    "a string callee followed by '('": (
+        _kernel("%r = distributed.get_rank %c1 : i32",
+                '%z = emitc.call_opaque "distributed.get_num_ranks"(%c1) : (i32) -> i32'),
+        [VECTOR, '%z = emitc.call_opaque "distributed.get_num_ranks"(%c1) : (i32) -> i32']),
+    "a unit attribute 'tt.dot' in a dictionary over several lines": (
+        "module attributes {\n  tt.dot\n} {\n" + _kernel("%r = distributed.get_rank %c1 : i32") + "}\n", [VECTOR]),
+    "a value name ending in -tt.dot": (
+        _kernel("%r = distributed.get_rank %c1 : i32", "%x-tt.dot = arith.constant 1 : i32",
+                "%z = arith.addi %x-tt.dot, %c1 : i32"), [VECTOR]),
+    "an escaped generic op name": (_kernel('%r = "distributed\\2Eget_rank"(%c1) : (i32) -> i32'), ["aclshmem_my_pe"]),
+    "a unit attribute alone in 'attributes {' over lines": (
+        _kernel("%r = distributed.get_rank %c1 : i32").replace(") {", ") attributes {\n  noinline\n} {", 1),
+        ["aclshmem_my_pe", "attributes {\n  noinline\n} {"]),
+    "an empty dictionary over lines": (
+        _kernel("%r = distributed.get_rank %c1 : i32").replace(") {", ") attributes {\n} {", 1), ["aclshmem_my_pe"]),
+}
+
+
+@pytest.mark.parametrize("name", list(TRICKY))
+def test_tricky_layouts_lower_as_the_plain_ones(name):
+    text, fragments = TRICKY[name]
+    out = lower(text, filename="ok.ttir", lint=False)
+    for fragment in fragments:
+        assert fragment in out, out
+
+
+def test_a_long_run_of_slashes_in_a_comment_reads_in_linear_time():
+    text = _kernel("%s = arith.addi %c1, " + "/" * 400, "    %c1 : i32")
+    assert lower(text, lint=False) == text
+
+
+@pytest.mark.parametrize("text, where, fragment", [
+    (_kernel('"foo.x"() {a = "\\', '  %r = distributed.get_rank %c1 : i32 "} : () -> ()'), 2,
+     "unterminated string"),
+    (_kernel("%r = distributed.get_rank %c1 : i32 loc(#loc1)") + "#loc1 = lo", 5, "a truncated file?"),
+    (_kernel("%r = distributed.get_rank %c1 : i32", "%z = bogus %c1 : i32"), 3, "custom op 'bogus' is unknown"),
+])
+def test_cut_strings_truncated_aliases_and_unknown_ops_are_refused(text, where, fragment):
+    with pytest.raises(LoweringError) as info:
+        lower(text, filename="bad.ttir")
+    assert fragment in str(info.value) and re.search(rf"bad\.ttir:{where}:\d+: error: ", str(info.value))

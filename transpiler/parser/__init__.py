@@ -83,6 +83,9 @@ def _check_aliases(module: Module) -> None:
         if alias.name in defined:
             raise DiagnosticError([Diagnostic(ERROR, f"redefinition of alias '{alias.name}'", source, alias.span[0])])
         defined[alias.name] = alias
+        problem = _alias_value_problem(alias.value)
+        if problem:
+            raise DiagnosticError([Diagnostic(ERROR, f"alias '{alias.name}': {problem}", source, alias.span[0])])
     text = source.text
     if "#" not in text:
         return
@@ -91,6 +94,22 @@ def _check_aliases(module: Module) -> None:
             continue
         raise DiagnosticError([Diagnostic(ERROR, f"undefined alias '#{m.group(1)}' (never defined in this file)",
                                           source, m.start())])
+
+
+_BARE_VALUE = re.compile(r"[A-Za-z_][\w$.]*")
+_BARE_ATTRIBUTES = {"true", "false", "unit"}
+
+
+def _alias_value_problem(value: str):
+    """A cheap check of an alias's value, which is read only when something needs it: a value
+    cut short by a truncated file (``#loc1 = lo``, ``loc(... )`` with text after it) must not
+    pass as an alias.  Returns what is wrong, or None."""
+    if value.startswith("loc("):
+        if not value.endswith(")"):
+            return "expected a location 'loc(...)' (a truncated file?)"
+    elif _BARE_VALUE.fullmatch(value) and value not in _BARE_ATTRIBUTES:
+        return f"expected an attribute or a type, found '{value}' (a truncated file?)"
+    return None
 
 
 def _unexpected(e, source: Source) -> Diagnostic:

@@ -23,10 +23,11 @@ from __future__ import annotations
 import re
 
 # whitespace and comments between tokens
-SKIP = re.compile(r"(?:[ \t\r\n]+|//[^\n\r]*)*")
+SKIP = re.compile(r"(?:[ \t\r\n]|//[^\n\r]*(?![^\n\r]))*")
 COMMENT_END = re.compile(r"[\n\r]")
 # blanks and comments, wherever MLIR allows whitespace
-_WS = r"(?:[ \t\r\n]|//[^\n\r]*)*"
+# (a comment must run to the end of its line: one way to match it, so no backtracking through it)
+_WS = r"(?:[ \t\r\n]|//[^\n\r]*(?![^\n\r]))*"
 # results of an op: `%a, %b:2 =` (not `==`)
 DEF = re.compile(rf"%[\w$.\-]+(?::[0-9]+)?(?:{_WS},{_WS}%[\w$.\-]+(?::[0-9]+)?)*{_WS}=(?!=){_WS}")
 # an op name: quoted (generic form) or bare
@@ -38,6 +39,8 @@ _SPACES = re.compile(_WS)
 # Ops that may be written without their dialect prefix: the default dialect of the op holding
 # the region (``func.func`` -> ``return``, ``call``; ``builtin.module`` -> ``module``), and the
 # ``func`` of MLIR's older printer.
+# keywords that may follow `%iv =` inside an op (`affine.for %i = max #map(...)`)
+_BOUND_KEYWORDS = frozenset({"max", "min"})
 DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "func"})
 
 
@@ -56,6 +59,8 @@ def string_end(text: str, i: int) -> int:
         if c == '"':
             return j + 1
         if c == "\\":
+            if j + 1 < n and text[j + 1] in "\n\r":
+                return -1  # no escape spans a line break
             j += 2
             continue
         if c == "\n":
@@ -135,7 +140,7 @@ def starts_op_after_def(text: str, pos: int) -> bool:
     if c == '"':
         return True
     name = OP_NAME.match(text, q)
-    return name is not None and ("." in name.group() or name.group() in DEFAULT_DIALECT_OPS)
+    return name is not None and name.group() not in _BOUND_KEYWORDS
 
 
 def continues(text: str, start: int, end: int) -> bool:
@@ -147,8 +152,19 @@ def continues(text: str, start: int, end: int) -> bool:
     return c in ",=:" or (c == ">" and end - 2 >= start and text[end - 2] == "-")
 
 
-def opens_region(text: str, pos: int) -> bool:
-    """Whether the ``{`` just before ``pos`` opens a region (else an attribute dictionary)."""
+def opens_region(text: str, pos: int, generic: bool = False, in_parens: bool = False) -> bool:
+    """Whether the ``{`` just before ``pos`` opens a region (else an attribute dictionary).
+
+    ``generic``: the op is in generic form, whose regions stand only in ``({...}, ...)``;
+    ``in_parens``: the ``{`` is inside brackets (a region there follows ``(`` or ``,``).  A
+    ``{`` after the keyword ``attributes`` is always a dictionary.
+    """
+    before = text[:pos - 1].rstrip()
+    if before.endswith("attributes") and not before[-11:-10].isalnum():
+        return False
+    if generic or in_parens:
+        if not in_parens or not before.endswith(("(", ",")):
+            return False
     q = skip(text, pos)
     if q >= len(text):
         return False

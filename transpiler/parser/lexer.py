@@ -70,7 +70,7 @@ _OP_LINE = re.compile(
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # a `{` in a one-line body that may open a region (not `{}` and not `{key =`, `{key,`, `{key}`)
 _MAYBE_REGION = re.compile(r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\\n]|\\.)*")[ \t]*[=,}])')
-_BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
+_BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^\-])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
 # text in a one-line body that may be the start of a second op (the careful path decides)
 _SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"[ \t]*\(|distributed\.|tt\.dot|\r')
 _CLOSER = {")": "(", "]": "[", ">": "<"}
@@ -100,7 +100,8 @@ class StructureLexer(Lexer):
         if text.startswith("\ufeff"):
             raise LexError(0, "the text starts with a byte-order mark (U+FEFF): MLIR text has none, remove it")
         n = len(text)
-        regions: List[Tuple[int, list]] = []  # (offset of `{`, brackets of the op owning it)
+        regions: List[Tuple[int, list, bool]] = []  # (offset of `{`, brackets and generic form of its op)
+        self._slow_until = -1  # the fast path failed on the line up to here: do not retry it there
         skip = b.skip
         p = skip(text, 0)
         while p < n:
@@ -108,9 +109,9 @@ class StructureLexer(Lexer):
             if c == "}":
                 if not regions:
                     raise LexError(p, "unexpected '}': no region is open here")
-                _open, brackets = regions.pop()
+                _open, brackets, generic = regions.pop()
                 yield Tok("REGION_CLOSE", "}", p, p + 1)
-                p = yield from self._op_rest(text, p + 1, brackets, regions)
+                p = yield from self._op_rest(text, p + 1, brackets, regions, generic)
             elif c == "^":
                 p = yield from self._block_label(text, p)
             elif (c == "#" or c == "!") and not regions and b.ALIAS_DEF.match(text, p):
@@ -129,7 +130,7 @@ class StructureLexer(Lexer):
 
     # ---- items ---------------------------------------------------------------------------------
     def _op(self, text: str, p: int, regions: list):
-        m = _OP_LINE.match(text, p)
+        m = _OP_LINE.match(text, p) if p > self._slow_until else None
         if m is not None:
             (n0, n1), (b0, b1), o0 = m.regs[2], m.regs[3], m.start(4)
             body = text[b0:b1] if b0 >= 0 else ""
@@ -137,7 +138,7 @@ class StructureLexer(Lexer):
             if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
                 pass  # the careful path reports it
             elif (not _MAYBE_REGION.search(body) and not _SUSPECT.search(body) and _balanced(body) and not b.continues(text, b0, b.trim_end(text, b0, b1))
-                    and (b.opens_region(text, o0 + 1) if o0 >= 0
+                    and (b.opens_region(text, o0 + 1, generic=word[0] == '"') if o0 >= 0
                          else b.starts_item(text, b.skip(text, m.end()), not regions))):
                 if n0 > p:
                     yield Tok("DEF", text[p:n0], p, n0)
@@ -148,9 +149,10 @@ class StructureLexer(Lexer):
                         yield Tok("BODY", text[b0:end], b0, end)
                 if o0 < 0:
                     return m.end()
-                regions.append((o0, []))
+                regions.append((o0, [], word[0] == '"'))
                 yield Tok("REGION_OPEN", "{", o0, o0 + 1)
                 return o0 + 1
+            self._slow_until = m.end()  # ops that share this line go the careful way too
         d = b.DEF.match(text, p)
         q = d.end() if d else p
         name = b.OP_NAME.match(text, q)
@@ -164,16 +166,16 @@ class StructureLexer(Lexer):
         if d is not None:
             yield Tok("DEF", text[p:q], p, q)
         yield Tok("OP_NAME", name.group(), q, name.end())
-        return (yield from self._op_rest(text, name.end(), [], regions))
+        return (yield from self._op_rest(text, name.end(), [], regions, word[0] == '"'))
 
-    def _op_rest(self, text: str, p: int, brackets: list, regions: list):
+    def _op_rest(self, text: str, p: int, brackets: list, regions: list, generic: bool):
         """The rest of an op from ``p``: BODY, then either a region's ``{`` or the op's end."""
-        kind, body_end, pos = self._scan_body(text, p, brackets, top_level=not regions)
+        kind, body_end, pos = self._scan_body(text, p, brackets, top_level=not regions, generic=generic)
         start = b.skip(text, p) if body_end > p else p
         if body_end > start:
             yield Tok("BODY", text[start:body_end], start, body_end)
         if kind == "region":
-            regions.append((pos, brackets))
+            regions.append((pos, brackets, generic))
             yield Tok("REGION_OPEN", "{", pos, pos + 1)
             return pos + 1
         return body_end
@@ -190,7 +192,7 @@ class StructureLexer(Lexer):
         return q + 1
 
     def _alias(self, text: str, p: int):
-        eq = text.index("=", p)
+        eq = b.ALIAS_DEF.match(text, p).end() - 1  # its own `=` (not one in a comment before it)
         _kind, end, _ = self._scan_body(text, eq + 1, [], top_level=True, regions=False)
         for m in _NEXT_ALIAS.finditer(text, eq + 1, end):  # `#a = 1 : i32#b = 2 : i64`: the next one
             if m.group(1) is not None:
@@ -203,7 +205,7 @@ class StructureLexer(Lexer):
 
     # ---- the token walk of one op ----------------------------------------------------------------
     def _scan_body(self, text: str, p: int, brackets: list, top_level: bool, regions: bool = True,
-                   stop_at_colon: bool = False) -> Tuple[str, int, int]:
+                   stop_at_colon: bool = False, generic: bool = False) -> Tuple[str, int, int]:
         """Walk an op's text from ``p`` with the open ``brackets`` (updated in place).
 
         Returns ``("end", body_end, -1)`` when the op ends (``body_end``: after its last token)
@@ -229,12 +231,14 @@ class StructureLexer(Lexer):
                 end = b.string_end(text, s)
                 if end < 0:
                     raise LexError(s, "unterminated string: expected '\"' before the end of the line")
-                if (not brackets and s > start and text[s - 1] != "@"
-                        and text.startswith("(", b.skip(text, end))):  # `"name"(`: a generic op begins
+                if (not brackets and b.skip(text, start) < s and text[s - 1] != "@"
+                        and text.startswith("(", b.skip(text, end))):  # `"name"(` after the op's text: a generic op
+                    # (first in the op's text it is a callee: `emitc.call_opaque "f"(%x)`)
                     return "end", b.trim_end(text, start, s), -1
                 p = end
             elif tok == "%":
-                if not brackets and b.starts_op_after_def(text, s):  # `%x = name`: the next op
+                if not brackets and not _after_comma(text, start, s) and b.starts_op_after_def(text, s):
+                    # `%x = name`: the next op (a `%` after `,` is in a list that began before)
                     return "end", b.trim_end(text, start, s), -1
                 p = s + 1
             elif tok[0] in "dt" and len(tok) > 1:  # `distributed.` / `tt.dot` outside brackets
@@ -256,7 +260,7 @@ class StructureLexer(Lexer):
                                                                  if brackets else ""))
                 p = s + 1
             elif tok == "{":
-                if regions and b.opens_region(text, s + 1):
+                if regions and b.opens_region(text, s + 1, generic=generic, in_parens=bool(brackets)):
                     return "region", b.trim_end(text, start, s), s
                 brackets.append(("{", s))
                 p = s + 1
@@ -278,6 +282,11 @@ class StructureLexer(Lexer):
                     if not b.continues(text, start, cut) and b.starts_item(text, b.skip(text, eol), top_level):
                         return "end", cut, -1
                 p = eol + 1 if eol < n else n
+
+
+def _after_comma(text: str, start: int, s: int) -> bool:
+    k = b.trim_end(text, start, s)
+    return k > start and text[k - 1] == ","
 
 
 def _comment_end(text: str, s: int) -> int:

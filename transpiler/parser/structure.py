@@ -14,6 +14,8 @@ from typing import List, Optional
 from lark import Transformer
 
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
+from ..ir.attributes import unquote_string
+from .boundary import ALIAS_DEF
 from .lexer import Tok
 
 
@@ -33,8 +35,8 @@ class StructureBuilder(Transformer):
         name_tok: Tok = children[i]
         name = name_tok.value
         generic = name[0] == '"'
-        if generic:
-            name = name[1:-1]
+        if generic:  # a quoted name is a string literal: `"tt\2Edot"` is tt.dot
+            name = unquote_string(name) if "\\" in name else name[1:-1]
         body = []
         regions: List[Region] = []
         for piece in children[i + 1 :]:
@@ -87,7 +89,7 @@ class StructureBuilder(Transformer):
     def alias(self, children: list) -> Alias:
         tok: Tok = children[0]
         name = _ALIAS_NAME.match(tok.value).group()
-        value = tok.value[tok.value.index("=", len(name)) + 1 :]
+        value = tok.value[ALIAS_DEF.match(tok.value).end():]
         return Alias(name, value.strip(), (tok.start_pos, tok.end_pos))
 
     def metadata(self, children: list) -> None:
