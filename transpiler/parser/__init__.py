@@ -7,7 +7,6 @@ with ``file:line:col`` locations; no Lark exception escapes.
 from __future__ import annotations
 
 import re
-import threading
 from typing import Optional
 
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError
@@ -15,11 +14,10 @@ from ..ir.core import Module, Source
 from ..gcpause import collector_paused
 from .lexer import LexError
 
-_lock = threading.Lock()
-
 _TOKEN_WORDS = {
     "DEF": "result names",
     "OP_NAME": "an operation",
+    "OP_LINE": "an operation",
     "BODY": "operation text",
     "REGION_OPEN": "'{'",
     "REGION_CLOSE": "'}'",
@@ -41,25 +39,20 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
     Raises:
         DiagnosticError: on text that is not MLIR as printed (located, MLIR-style message).
     """
-    from lark.exceptions import UnexpectedInput
-
-    from .grammar import structure_parser
+    from .grammar import UnexpectedToken, parse_structure
+    from .lexer import StructureLexer
+    from .structure import StructureBuilder
 
     source = Source(text, filename, split_line)
-    parser = structure_parser()
-    builder = parser.options.transformer
-    with _lock, collector_paused():
-        builder.source = source
+    with collector_paused():  # one lexer and one builder per parse: nothing shared between calls
         try:
-            module = parser.parse(text)
+            module = parse_structure(StructureLexer().tokens(text), StructureBuilder(source))
             _check_aliases(module)
             return module
         except LexError as e:
             raise DiagnosticError([Diagnostic(ERROR, e.message, source, e.offset)]) from None
-        except UnexpectedInput as e:
+        except UnexpectedToken as e:
             raise DiagnosticError([_unexpected(e, source)]) from None
-        finally:
-            builder.source = None
 
 
 # `#name` of an attribute alias (no dot: `#tt.cache_policy<...>` is a dialect attribute), with

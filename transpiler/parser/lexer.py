@@ -20,8 +20,6 @@ from __future__ import annotations
 
 from typing import Iterator, List, Tuple
 
-from lark.lexer import Lexer
-
 from .._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
 
@@ -48,7 +46,6 @@ class Tok:
     """
 
     __slots__ = ("type", "value", "start_pos", "end_pos")
-    line = column = end_line = end_column = None  # read by Lark only to build its $END token
 
     def __init__(self, type_: str, value: str, start_pos: int, end_pos: int):
         self.type = type_
@@ -58,6 +55,28 @@ class Tok:
 
     def __repr__(self) -> str:
         return f"Tok({self.type}, {self.value!r}@{self.start_pos})"
+
+
+class LineOp:
+    """An ``OP_LINE`` token: a whole op without regions that its line proves complete.
+
+    ``value`` is the op's name as written, ``def_text`` its results prefix (or None), ``body``
+    its BODY token (or None); [start_pos, end_pos) the op's text, as the tokens DEF, OP_NAME
+    and BODY of the same op would give.
+    """
+
+    __slots__ = ("value", "start_pos", "end_pos", "def_text", "body")
+    type = "OP_LINE"
+
+    def __init__(self, value: str, start_pos: int, end_pos: int, def_text, body):
+        self.value = value
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+        self.def_text = def_text
+        self.body = body
+
+    def __repr__(self) -> str:
+        return f"LineOp({self.value!r}@{self.start_pos})"
 
 
 # One whole op on one line: results, name, a body without line breaks whose braces balance
@@ -73,6 +92,17 @@ _MAYBE_REGION = re.compile(r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\
 _BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
 # text in a one-line body that may be the start of a second op (the careful path decides)
 _SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"[ \t]*\(|distributed\.|tt\.dot|\r')
+# What follows an op's line when the next token begins an item, for most lines: blanks and
+# comments (possessive: never a position inside them), then `}`, the end, `%x = ` and a quoted
+# or dotted name, or a dotted name not followed by `=` (a `key = value` line).  A subset of
+# `boundary.starts_item`, which decides every other case.
+_WS_P = r"(?:[ \t\r\n]++|//[^\n\r]*+)*+"
+_NEXT_ITEM = re.compile(
+    _WS_P + r'(?=\}|\Z|%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*(?:"|[A-Za-z_][\w$]*\.)'
+    r'|[A-Za-z_][\w$]*\.[\w$.]*(?![\w$.])(?!' + _WS_P + r'=(?!=)))'
+)
+# either of the two: the body is not for the fast path
+_NOT_FAST = re.compile(_MAYBE_REGION.pattern + "|" + _SUSPECT.pattern)
 _CLOSER = {")": "(", "]": "[", ">": "<"}
 _OPENER_NAME = {"(": "')'", "[": "']'", "<": "'>'", "{": "'}'"}
 
@@ -84,14 +114,8 @@ def _balanced(body: str) -> bool:
             and body.count("<") == body.count(">") - body.count("->") - body.count(">="))
 
 
-class StructureLexer(Lexer):
-    """Lark custom lexer (``Lark(..., lexer=StructureLexer)``) for the ``file`` start rule."""
-
-    def __init__(self, lexer_conf) -> None:  # the token regexes live here and in `boundary`
-        pass
-
-    def lex(self, text: str) -> Iterator[Tok]:  # Lark's custom-lexer interface 0: the whole text
-        return self.tokens(text)
+class StructureLexer:
+    """The lexer of the ``file`` start rule (its tokens feed :func:`~transpiler.parser.grammar.parse_structure`)."""
 
     def tokens(self, text: str) -> Iterator[Tok]:
         """Yield the structure tokens of ``text``; raise :class:`LexError` on bad structure."""
@@ -100,9 +124,22 @@ class StructureLexer(Lexer):
         n = len(text)
         regions: List[Tuple[int, list]] = []  # (offset of `{`, brackets of the op owning it)
         skip = b.skip
+        op_line = _OP_LINE.match
+        line_op = _line_op
         p = skip(text, 0)
         while p < n:
             c = text[p]
+            if c not in "}^#!{":  # an op: on the fast path when its line proves it whole
+                m = op_line(text, p)
+                if m is not None and m.start(4) < 0:
+                    found = line_op(text, p, m, not regions)
+                    if found is not None:
+                        yield found[0]
+                        p = found[1]
+                        continue
+                p = yield from self._op(text, p, regions, m)
+                p = skip(text, p)
+                continue
             if c == "}":
                 if not regions:
                     raise LexError(p, "unexpected '}': no region is open here")
@@ -126,17 +163,17 @@ class StructureLexer(Lexer):
             raise LexError(regions[-1][0], "region is not closed: expected '}' before the end of the input")
 
     # ---- items ---------------------------------------------------------------------------------
-    def _op(self, text: str, p: int, regions: list):
-        m = _OP_LINE.match(text, p)
-        if m is not None:
+    def _op(self, text: str, p: int, regions: list, m=None):
+        if m is None:
+            m = _OP_LINE.match(text, p)
+        if m is not None and m.start(4) >= 0:  # a region opens at the end of the line
             (n0, n1), (b0, b1), o0 = m.regs[2], m.regs[3], m.start(4)
             body = text[b0:b1] if b0 >= 0 else ""
             word = text[n0:n1]
             if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
                 pass  # the careful path reports it
-            elif (not _MAYBE_REGION.search(body) and not _SUSPECT.search(body) and _balanced(body) and not b.continues(text, b0, b.trim_end(text, b0, b1))
-                    and (b.opens_region(text, o0 + 1) if o0 >= 0
-                         else b.starts_item(text, b.skip(text, m.end()), not regions))):
+            elif (not _NOT_FAST.search(body) and _balanced(body) and not b.continues(text, b0, b.trim_end(text, b0, b1))
+                    and b.opens_region(text, o0 + 1)):
                 if n0 > p:
                     yield Tok("DEF", text[p:n0], p, n0)
                 yield Tok("OP_NAME", text[n0:n1], n0, n1)
@@ -144,8 +181,6 @@ class StructureLexer(Lexer):
                     b0, end = b.skip(text, b0), b.trim_end(text, b0, b1)
                     if end > b0:
                         yield Tok("BODY", text[b0:end], b0, end)
-                if o0 < 0:
-                    return m.end()
                 regions.append((o0, []))
                 yield Tok("REGION_OPEN", "{", o0, o0 + 1)
                 return o0 + 1
@@ -272,6 +307,37 @@ class StructureLexer(Lexer):
                     if not b.continues(text, start, cut) and b.starts_item(text, b.skip(text, eol), top_level):
                         return "end", cut, -1
                 p = eol + 1 if eol < n else n
+
+
+def _line_op(text: str, p: int, m, top_level: bool):
+    """(the ``OP_LINE`` token, the offset of the next token) for the op at ``p`` whose line
+    ``m`` (an ``_OP_LINE`` match without a region) proves it whole; None for the careful path.
+
+    The same checks as the fast path of :meth:`StructureLexer._op` for a region's opener.
+    """
+    (n0, n1), (b0, b1) = m.regs[2], m.regs[3]
+    word = text[n0:n1]
+    if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
+        return None  # the careful path reports it
+    if b0 >= 0:
+        if _NOT_FAST.search(text, b0, b1) is not None or not _balanced(text[b0:b1]):
+            return None
+        end = b.trim_end(text, b0, b1)
+        if b.continues(text, b0, end):
+            return None
+    nxt = _NEXT_ITEM.match(text, m.end())
+    if nxt is not None:
+        q = nxt.end()
+    else:
+        q = b.skip(text, m.end())
+        if not b.starts_item(text, q, top_level):
+            return None
+    body = None
+    if b0 >= 0:
+        b0 = b.skip(text, b0)
+        if end > b0:
+            body = Tok("BODY", text[b0:end], b0, end)
+    return LineOp(word, p, end if body is not None else n1, text[p:n0] if n0 > p else None, body), q
 
 
 def _comment_end(text: str, s: int) -> int:
