@@ -15,7 +15,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 from typing import Optional
 
 import click
@@ -51,6 +50,8 @@ def write_file(path: str, text: str) -> None:
 
 def write_atomic(path: str, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file in the same folder, renamed on success."""
+    import tempfile  # only when a file is written (3 ms of start-up otherwise)
+
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".ttd-lower-", suffix=".tmp", dir=folder)
     try:

@@ -58,6 +58,7 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
 # `#name` of an attribute alias (no dot: `#tt.cache_policy<...>` is a dialect attribute), with
 # strings and comments matched first so that neither defines nor uses an alias
 _ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|#([A-Za-z_][\w$]*)(?![\w$.<\-])')
+_ALIAS_CANDIDATE = re.compile(r'#([A-Za-z_][\w$]*)(?![\w$.<\-])')
 
 
 def _check_aliases(module: Module) -> None:
@@ -76,6 +77,11 @@ def _check_aliases(module: Module) -> None:
         defined[alias.name] = alias
     text = source.text
     if "#" not in text:
+        return
+    # every `#name` of the text, strings and comments included, is a superset of the uses:
+    # when all of them are defined, no use can be undefined (one findall instead of a
+    # Python-level walk over every string, comment and use)
+    if all("#" + name in defined for name in set(_ALIAS_CANDIDATE.findall(text))):
         return
     for m in _ALIAS_USE.finditer(text):
         if m.group(1) is None or "#" + m.group(1) in defined:

@@ -192,6 +192,9 @@ def detail_parser():
                  _plugins={"ContextualLexer": _contextual_lexer_class()})
 
 
+_COMPILE_AFTER = 256  # tokens a detail-parser state scans before its alternation is compiled
+
+
 @functools.lru_cache(maxsize=None)
 def _contextual_lexer_class():
     """Lark's ``ContextualLexer`` whose per-state scanners try the state's terminals one by one.
@@ -203,11 +206,15 @@ def _contextual_lexer_class():
     once (``re``'s cache shares it between states) and a state's scanner tries its terminals in
     the order Lark puts them in the alternation (priority, then width, length and name).  A
     Python alternation matches its first alternative that matches, so the token (kind and
-    text) is the same; Lark's keyword handling (``_create_unless``) is kept as it is.
+    text) is the same; Lark's keyword handling (``_create_unless``) is kept as it is.  A state
+    that has scanned ``_COMPILE_AFTER`` tokens in this process (the API called again and again)
+    compiles Lark's alternation after all, which is faster per token.
     """
     from lark.lexer import BasicLexer, ContextualLexer, Scanner, _create_unless
 
     class OrderedScanner(Scanner):
+        _uses = 0
+
         def _build_mres(self, terminals, max_size):
             compile_ = self.re_.compile
             flags = self.g_regex_flags
@@ -218,6 +225,12 @@ def _contextual_lexer_class():
                 string, end = text, len(text)
             else:
                 string, end = text.text, text.end
+            self._uses += 1
+            if self._uses > _COMPILE_AFTER:  # a busy state: Lark's own alternation from now on
+                self._mres = Scanner._build_mres(self, self.terminals, len(self.terminals))
+                self.match = functools.partial(Scanner.match, self)
+                self.fullmatch = functools.partial(Scanner.fullmatch, self)
+                return self.match(text, pos)
             for name, pattern in self._mres:
                 m = pattern.match(string, pos, end)
                 if m is not None:

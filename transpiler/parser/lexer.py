@@ -101,6 +101,10 @@ _NEXT_ITEM = re.compile(
     _WS_P + r'(?=\}|\Z|%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*(?:"|[A-Za-z_][\w$]*\.)'
     r'|[A-Za-z_][\w$]*\.[\w$.]*(?![\w$.])(?!' + _WS_P + r'=(?!=)))'
 )
+# the same at the top level, where an alias definition (`#loc3 = ...`) begins an item too
+_NEXT_TOP_ITEM = re.compile(_NEXT_ITEM.pattern[:-1] + r'|[#!][\w$.\-]+' + _WS_P + r'=(?!=))')
+# an alias definition on one line: its name and `=`, then a value as an op's one-line body
+_ALIAS_LINE = re.compile(r'[#!][\w$.\-]+[ \t]*=(?!=)(' + _LINE_BODY + r')?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)')
 # either of the two: the body is not for the fast path
 _NOT_FAST = re.compile(_MAYBE_REGION.pattern + "|" + _SUSPECT.pattern)
 _CLOSER = {")": "(", "]": "[", ">": "<"}
@@ -223,6 +227,16 @@ class StructureLexer:
         return q + 1
 
     def _alias(self, text: str, p: int):
+        m = _ALIAS_LINE.match(text, p)
+        if m is not None:  # a one-line value the line proves whole, as for an op's body
+            b0, b1 = m.span(1)
+            if b0 >= 0 and _NOT_FAST.search(text, b0, b1) is None and _balanced(text[b0:b1]):
+                end = b.trim_end(text, b0, b1)
+                if end > b.skip(text, b0) and not b.continues(text, b0, end) and (
+                        _NEXT_TOP_ITEM.match(text, m.end()) is not None
+                        or b.starts_item(text, b.skip(text, m.end()), True)):
+                    yield Tok("ALIAS", text[p:end], p, end)
+                    return end
         eq = text.index("=", p)
         _kind, end, _ = self._scan_body(text, eq + 1, [], top_level=True, regions=False)
         if b.skip(text, eq + 1) >= end:
