@@ -84,7 +84,7 @@ class LineOp:
 _LINE_BODY = r'(?:[^"{}\n\r/]++|/(?!/)|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+")*+\})*+\})*+\})++'
 _OP_LINE = re.compile(
     r'(%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*)?'
-    r'("(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*)(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
+    r'("(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*)[ \t]*+(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
 )
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # a `{` in a one-line body that may open a region (not `{}` and not `{key =`, `{key,`, `{key}`)
@@ -92,6 +92,8 @@ _MAYBE_REGION = re.compile(r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\
 _BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
 # text in a one-line body that may be the start of a second op (the careful path decides)
 _SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"[ \t]*\(|distributed\.|tt\.dot|\r')
+# either of the two: the body is not for the fast path
+_NOT_FAST = re.compile(_MAYBE_REGION.pattern + "|" + _SUSPECT.pattern)
 # What follows an op's line when the next token begins an item, for most lines: blanks and
 # comments (possessive: never a position inside them), then `}`, the end, `%x = ` and a quoted
 # or dotted name, or a dotted name not followed by `=` (a `key = value` line).  A subset of
@@ -101,21 +103,25 @@ _NEXT_ITEM = re.compile(
     _WS_P + r'(?=\}|\Z|%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*(?:"|[A-Za-z_][\w$]*\.)'
     r'|[A-Za-z_][\w$]*\.[\w$.]*(?![\w$.])(?!' + _WS_P + r'=(?!=)))'
 )
+# an op's line and, in a lookahead, the start of the next item (group 5: the blanks and
+# comments before it): the fast path's one regex for most lines
+_OP_LINE_NEXT = re.compile(_OP_LINE.pattern + r"(?=(" + _WS_P + r")" + _NEXT_ITEM.pattern[len(_WS_P):] + r")")
 # the same at the top level, where an alias definition (`#loc3 = ...`) begins an item too
 _NEXT_TOP_ITEM = re.compile(_NEXT_ITEM.pattern[:-1] + r'|[#!][\w$.\-]+' + _WS_P + r'=(?!=))')
 # an alias definition on one line: its name and `=`, then a value as an op's one-line body
 _ALIAS_LINE = re.compile(r'[#!][\w$.\-]+[ \t]*=(?!=)(' + _LINE_BODY + r')?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)')
-# either of the two: the body is not for the fast path
-_NOT_FAST = re.compile(_MAYBE_REGION.pattern + "|" + _SUSPECT.pattern)
 _CLOSER = {")": "(", "]": "[", ">": "<"}
 _OPENER_NAME = {"(": "')'", "[": "']'", "<": "'>'", "{": "'}'"}
 
 
-def _balanced(body: str) -> bool:
-    if '"' in body:
-        body = _STRINGS.sub("", body)
-    return (body.count("(") == body.count(")") and body.count("[") == body.count("]")
-            and body.count("<") == body.count(">") - body.count("->") - body.count(">="))
+def _balanced(text: str, start: int, end: int) -> bool:
+    """Whether ``()``, ``[]`` and ``<>`` balance in ``text[start:end]`` (strings left out; a
+    ``>`` of ``->`` or ``>=`` is an operator)."""
+    if text.find('"', start, end) >= 0:
+        text, start, end = _STRINGS.sub("", text[start:end]), 0, None
+    count = text.count
+    return (count("(", start, end) == count(")", start, end) and count("[", start, end) == count("]", start, end)
+            and count("<", start, end) == count(">", start, end) - count("->", start, end) - count(">=", start, end))
 
 
 class StructureLexer:
@@ -129,14 +135,34 @@ class StructureLexer:
         regions: List[Tuple[int, list]] = []  # (offset of `{`, brackets of the op owning it)
         skip = b.skip
         op_line = _OP_LINE.match
-        line_op = _line_op
+        op_line_next = _OP_LINE_NEXT.match
+        balanced = _balanced
+        not_fast = _NOT_FAST.search
+        continues = b.continues
+        trim_end = b.trim_end
+        default_ops = b.DEFAULT_DIALECT_OPS
         p = skip(text, 0)
         while p < n:
             c = text[p]
             if c not in "}^#!{":  # an op: on the fast path when its line proves it whole
-                m = op_line(text, p)
+                m = op_line_next(text, p)
+                if m is not None and m.start(4) < 0:  # a line that the next item's start ends
+                    (n0, n1), (b0, b1) = m.regs[2], m.regs[3]
+                    word = text[n0:n1]
+                    if ((word[0] == '"' or "." in word or word in default_ops)
+                            and (b0 < 0 or (not_fast(text, b0, b1) is None and balanced(text, b0, b1)
+                                            and not continues(text, b0, trim_end(text, b0, b1))))):
+                        if b0 >= 0:
+                            end = trim_end(text, b0, b1)
+                            yield LineOp(word, p, end, text[p:n0] if n0 > p else None, Tok("BODY", text[b0:end], b0, end))
+                        else:
+                            yield LineOp(word, p, n1, text[p:n0] if n0 > p else None, None)
+                        p = m.end(5)
+                        continue
+                if m is None:
+                    m = op_line(text, p)
                 if m is not None and m.start(4) < 0:
-                    found = line_op(text, p, m, not regions)
+                    found = _line_op(text, p, m, not regions)
                     if found is not None:
                         yield found[0]
                         p = found[1]
@@ -176,7 +202,8 @@ class StructureLexer:
             word = text[n0:n1]
             if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
                 pass  # the careful path reports it
-            elif (not _NOT_FAST.search(body) and _balanced(body) and not b.continues(text, b0, b.trim_end(text, b0, b1))
+            elif (not _NOT_FAST.search(body) and (b0 < 0 or _balanced(text, b0, b1))
+                    and not b.continues(text, b0, b.trim_end(text, b0, b1))
                     and b.opens_region(text, o0 + 1)):
                 if n0 > p:
                     yield Tok("DEF", text[p:n0], p, n0)
@@ -230,7 +257,7 @@ class StructureLexer:
         m = _ALIAS_LINE.match(text, p)
         if m is not None:  # a one-line value the line proves whole, as for an op's body
             b0, b1 = m.span(1)
-            if b0 >= 0 and _NOT_FAST.search(text, b0, b1) is None and _balanced(text[b0:b1]):
+            if b0 >= 0 and _NOT_FAST.search(text, b0, b1) is None and _balanced(text, b0, b1):
                 end = b.trim_end(text, b0, b1)
                 if end > b.skip(text, b0) and not b.continues(text, b0, end) and (
                         _NEXT_TOP_ITEM.match(text, m.end()) is not None
@@ -334,7 +361,7 @@ def _line_op(text: str, p: int, m, top_level: bool):
     if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
         return None  # the careful path reports it
     if b0 >= 0:
-        if _NOT_FAST.search(text, b0, b1) is not None or not _balanced(text[b0:b1]):
+        if _NOT_FAST.search(text, b0, b1) is not None or not _balanced(text, b0, b1):
             return None
         end = b.trim_end(text, b0, b1)
         if b.continues(text, b0, end):
@@ -346,11 +373,7 @@ def _line_op(text: str, p: int, m, top_level: bool):
         q = b.skip(text, m.end())
         if not b.starts_item(text, q, top_level):
             return None
-    body = None
-    if b0 >= 0:
-        b0 = b.skip(text, b0)
-        if end > b0:
-            body = Tok("BODY", text[b0:end], b0, end)
+    body = Tok("BODY", text[b0:end], b0, end) if b0 >= 0 else None  # the body starts after the blanks
     return LineOp(word, p, end if body is not None else n1, text[p:n0] if n0 > p else None, body), q
 
 
