@@ -24,7 +24,7 @@ from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
 from .ir.core import Module, Source
 from .parser import parse_module
-from .pipeline import STAGES, Options, StageTiming, run
+from .pipeline import STAGES, Options, StageTiming, names_distributed_ops, run
 
 
 @attrs.define
@@ -195,9 +195,7 @@ def _check_no_distributed_left(module: Module, why: str) -> None:
     """A lowered module has no distributed op left (it would fail downstream)."""
     from .diagnostics import op_error
 
-    if module.source is not None and "distributed." not in module.source.text:
-        # no source op is named distributed.*, and the stages only make ops for the
-        # distributed ops they lower: nothing to look for (a walk of every op otherwise)
+    if not names_distributed_ops(module):
         return
     left = [op for op in module.walk() if op.name.startswith("distributed.")]
     if left:
