@@ -91,7 +91,9 @@ _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 _MAYBE_REGION = re.compile(r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\\n]|\\.)*")[ \t]*[=,}])')
 _BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
 # text in a one-line body that may be the start of a second op (the careful path decides)
-_SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"[ \t]*\(|distributed\.|tt\.dot|\r')
+# (a string directly after a `(`, such as a named location's `loc("x"(#loc3))`, is inside
+# brackets, so it cannot begin a generic op)
+_SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"(?<!\(")(?:[^"\\\n]|\\.)*"[ \t]*\(|distributed\.|tt\.dot|\r')
 # either of the two: the body is not for the fast path
 _NOT_FAST = re.compile(_MAYBE_REGION.pattern + "|" + _SUSPECT.pattern)
 # What follows an op's line when the next token begins an item, for most lines: blanks and
@@ -106,6 +108,10 @@ _NEXT_ITEM = re.compile(
 # an op's line and, in a lookahead, the start of the next item (group 5: the blanks and
 # comments before it): the fast path's one regex for most lines
 _OP_LINE_NEXT = re.compile(_OP_LINE.pattern + r"(?=(" + _WS_P + r")" + _NEXT_ITEM.pattern[len(_WS_P):] + r")")
+# the rest of an op's line after the `}` that closes its region (` loc(#loc3)`, or nothing),
+# and the next item's start (group 3: the blanks and comments before it)
+_REST_LINE_NEXT = re.compile(r'[ \t]*+(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
+                             + r"(?=(" + _WS_P + r")" + _NEXT_ITEM.pattern[len(_WS_P):] + r")")
 # the same at the top level, where an alias definition (`#loc3 = ...`) begins an item too
 _NEXT_TOP_ITEM = re.compile(_NEXT_ITEM.pattern[:-1] + r'|[#!][\w$.\-]+' + _WS_P + r'=(?!=))')
 # an alias definition on one line: its name and `=`, then a value as an op's one-line body
@@ -136,6 +142,7 @@ class StructureLexer:
         skip = b.skip
         op_line = _OP_LINE.match
         op_line_next = _OP_LINE_NEXT.match
+        rest_line_next = _REST_LINE_NEXT.match
         balanced = _balanced
         not_fast = _NOT_FAST.search
         continues = b.continues
@@ -175,6 +182,19 @@ class StructureLexer:
                     raise LexError(p, "unexpected '}': no region is open here")
                 _open, brackets = regions.pop()
                 yield Tok("REGION_CLOSE", "}", p, p + 1)
+                if not brackets:  # the op's rest may be one line that the next item's start ends
+                    m = rest_line_next(text, p + 1)
+                    if m is not None and m.start(2) < 0:
+                        b0, b1 = m.span(1)
+                        if b0 < 0:
+                            p = m.end(3)
+                            continue
+                        if not_fast(text, b0, b1) is None and balanced(text, b0, b1):
+                            end = trim_end(text, b0, b1)
+                            if not continues(text, b0, end):
+                                yield Tok("BODY", text[b0:end], b0, end)
+                                p = m.end(3)
+                                continue
                 p = yield from self._op_rest(text, p + 1, brackets, regions)
             elif c == "^":
                 p = yield from self._block_label(text, p)
