@@ -88,14 +88,14 @@ _OP_LINE = re.compile(
 )
 _STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # a `{` in a one-line body that may open a region (not `{}` and not `{key =`, `{key,`, `{key}`)
-_MAYBE_REGION = re.compile(r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\\n]|\\.)*")[ \t]*[=,}])')
+_MAYBE_REGION = r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\\n]|\\.)*")[ \t]*[=,}])'
 _BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
 # text in a one-line body that may be the start of a second op (the careful path decides)
 # (a string directly after a `(`, such as a named location's `loc("x"(#loc3))`, is inside
 # brackets, so it cannot begin a generic op)
-_SUSPECT = re.compile(r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"(?<!\(")(?:[^"\\\n]|\\.)*"[ \t]*\(|distributed\.|tt\.dot|\r')
+_SUSPECT = r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"(?<!\(")(?:[^"\\\n]|\\.)*"[ \t]*\(|distributed\.|tt\.dot|\r'
 # either of the two: the body is not for the fast path
-_NOT_FAST = re.compile(_MAYBE_REGION.pattern + "|" + _SUSPECT.pattern)
+_NOT_FAST = re.compile(_MAYBE_REGION + "|" + _SUSPECT)
 # What follows an op's line when the next token begins an item, for most lines: blanks and
 # comments (possessive: never a position inside them), then `}`, the end, `%x = ` and a quoted
 # or dotted name, or a dotted name not followed by `=` (a `key = value` line).  A subset of
