@@ -227,10 +227,12 @@ def _contextual_lexer_class():
                 string, end = text.text, text.end
             self._uses += 1
             if self._uses > _COMPILE_AFTER:  # a busy state: Lark's own alternation from now on
-                self._mres = Scanner._build_mres(self, self.terminals, len(self.terminals))
-                self.match = functools.partial(Scanner.match, self)
-                self.fullmatch = functools.partial(Scanner.fullmatch, self)
-                return self.match(text, pos)
+                compiled = Scanner.__new__(Scanner)  # a scanner of its own: a thread still in
+                compiled.__dict__.update(self.__dict__)  # this method keeps the ordered list
+                compiled._mres = Scanner._build_mres(compiled, self.terminals, len(self.terminals))
+                self.fullmatch = compiled.fullmatch
+                self.match = compiled.match
+                return compiled.match(text, pos)
             for name, pattern in self._mres:
                 m = pattern.match(string, pos, end)
                 if m is not None:
