@@ -31,7 +31,7 @@ from .gcpause import collector_paused
 from .irdump import Instrumentation
 from .ir.core import Module, Source
 from .parser import parse_module
-from .pipeline import STAGES, Options, StageTiming, run
+from .pipeline import STAGES, Options, StageTiming, names_distributed_ops, run
 
 
 @attrs.define
@@ -139,9 +139,6 @@ def compile_text(request: Request) -> Result:
             unreadable override file, or a stage file that still holds distributed ops.
         KeyError: ``stop_after`` names no stage.
     """
-    from .resources import export_cache_dir
-
-    export_cache_dir()
     with collector_paused():
         try:
             return _compile(request)
@@ -262,6 +259,8 @@ def _check_no_distributed_left(module: Module, why: str) -> None:
     """A lowered module has no distributed op left (it would fail downstream)."""
     from .diagnostics import op_error
 
+    if not names_distributed_ops(module):
+        return
     left = [op for op in module.walk() if op.name.startswith("distributed.")]
     if left:
         raise DiagnosticError([op_error(op, why) for op in left[:5]])

@@ -46,10 +46,3 @@ CACHE_ENV = "TTD_LOWER_CACHE"
 def cache_dir() -> Path:
     """The project's cache folder: ``$TTD_LOWER_CACHE``, default ``~/.cache/ttd-lower``."""
     return Path(os.path.expanduser(os.environ.get(CACHE_ENV) or os.path.join("~", ".cache", "ttd-lower")))
-
-
-def export_cache_dir() -> None:
-    """Point ``TTD_CACHE_DIR`` (read by ``parser/grammar.py`` for the parse tables) at
-    ``$TTD_LOWER_CACHE`` when only the latter is set, so one variable moves the whole cache."""
-    if os.environ.get(CACHE_ENV) and not os.environ.get("TTD_CACHE_DIR"):
-        os.environ["TTD_CACHE_DIR"] = str(cache_dir())

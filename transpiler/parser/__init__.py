@@ -7,19 +7,17 @@ with ``file:line:col`` locations; no Lark exception escapes.
 from __future__ import annotations
 
 import re
-import threading
 from typing import Optional
 
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.core import Module, Source
 from ..gcpause import collector_paused
-from .lexer import LexError
-
-_lock = threading.Lock()
+from .tokens import LexError
 
 _TOKEN_WORDS = {
     "DEF": "result names",
     "OP_NAME": "an operation",
+    "OP_LINE": "an operation",
     "BODY": "operation text",
     "REGION_OPEN": "'{'",
     "REGION_CLOSE": "'}'",
@@ -41,32 +39,28 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
     Raises:
         DiagnosticError: on text that is not MLIR as printed (located, MLIR-style message).
     """
-    from lark.exceptions import UnexpectedInput
-
-    from .grammar import structure_parser
+    from .grammar import UnexpectedToken, parse_structure
+    from .lexer import StructureLexer
+    from .structure import StructureBuilder
 
     from .op_detail import READER
 
     source = Source(text, filename, split_line, reader=READER)
-    parser = structure_parser()
-    builder = parser.options.transformer
-    with _lock, collector_paused():
-        builder.source = source
+    with collector_paused():  # one lexer and one builder per parse: nothing shared between calls
         try:
-            module = parser.parse(text)
+            module = parse_structure(StructureLexer().tokens(text), StructureBuilder(source))
             _check_aliases(module)
             return module
         except LexError as e:
             raise DiagnosticError([Diagnostic(ERROR, e.message, source, e.offset)]) from None
-        except UnexpectedInput as e:
+        except UnexpectedToken as e:
             raise DiagnosticError([_unexpected(e, source)]) from None
-        finally:
-            builder.source = None
 
 
 # `#name` of an attribute alias (no dot: `#tt.cache_policy<...>` is a dialect attribute), with
 # strings and comments matched first so that neither defines nor uses an alias
 _ALIAS_USE = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n\r]*|#([A-Za-z_][\w$]*)(?![\w$.<\-])')
+_ALIAS_CANDIDATE = re.compile(r'#([A-Za-z_][\w$]*)(?![\w$.<\-])')
 
 
 def _check_aliases(module: Module) -> None:
@@ -88,6 +82,11 @@ def _check_aliases(module: Module) -> None:
             raise DiagnosticError([Diagnostic(ERROR, f"alias '{alias.name}': {problem}", source, alias.span[0])])
     text = source.text
     if "#" not in text:
+        return
+    # every `#name` of the text, strings and comments included, is a superset of the uses:
+    # when all of them are defined, no use can be undefined (one findall instead of a
+    # Python-level walk over every string, comment and use)
+    if all("#" + name in defined for name in set(_ALIAS_CANDIDATE.findall(text))):
         return
     for m in _ALIAS_USE.finditer(text):
         if m.group(1) is None or "#" + m.group(1) in defined:

@@ -1,4 +1,4 @@
-"""Builds the IR while the structure level of the grammar is parsed (Lark parse-time transformer).
+"""Builds the IR while the structure level of the grammar is parsed (called at each reduction).
 
 Each rule reduction makes one IR object: ``op`` an :class:`Operation` (name, results text, body
 pieces, regions, span), ``block`` a :class:`Block`, ``region`` a :class:`Region`, ``alias`` an
@@ -11,32 +11,37 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-from lark import Transformer
-
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
 from ..ir.attributes import unquote_string
 from .boundary import ALIAS_DEF
-from .lexer import Tok
+from .tokens import Tok
 
 
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
 
 
-class StructureBuilder(Transformer):
-    """Parse-time callbacks; ``source`` must be set to the text being parsed before each parse."""
+class StructureBuilder:
+    """Parse-time callbacks of :func:`transpiler.parser.grammar.parse_structure`, one builder
+    per parse: ``source`` is the text being parsed."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.source: Optional[Source] = None
+    def __init__(self, source: Optional[Source] = None) -> None:
+        self.source = source
 
     def op(self, children: list) -> Operation:
         first = children[0]
+        if first.type == "OP_LINE":  # a whole op without regions, in one token
+            name = first.value
+            body = first.body
+            generic = name[0] == '"'
+            return Operation(_op_name(name) if generic else name, regions=[], source=self.source,
+                             span=(first.start_pos, first.end_pos), def_text=first.def_text,
+                             body=[body] if body is not None else [], generic=generic)
         i = 1 if first.type == "DEF" else 0
         name_tok: Tok = children[i]
         name = name_tok.value
         generic = name[0] == '"'
-        if generic:  # a quoted name is a string literal: `"tt\2Edot"` is tt.dot
-            name = unquote_string(name) if "\\" in name else name[1:-1]
+        if generic:
+            name = _op_name(name)
         body = []
         regions: List[Region] = []
         for piece in children[i + 1 :]:
@@ -99,3 +104,8 @@ class StructureBuilder(Transformer):
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]
         return Module(ops=ops, aliases=aliases, source=self.source)
+
+
+def _op_name(quoted: str) -> str:
+    """The name of a generic op: its string literal decoded (``"tt\\2Edot"`` is ``tt.dot``)."""
+    return unquote_string(quoted) if "\\" in quoted else quoted[1:-1]

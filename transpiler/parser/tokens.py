@@ -1,0 +1,59 @@
+"""The tokens of the structure level (``Tok``, ``LineOp``) and the lexer's error (``LexError``)."""
+
+from __future__ import annotations
+
+
+
+class LexError(Exception):
+    """Text that is not MLIR's structure (an unbalanced bracket, a stray ``}``, ...).
+
+    Attributes:
+        offset: character offset (0-based) in the parsed text where the problem is.
+        message: what was expected, in MLIR's wording where MLIR has one.
+    """
+
+    def __init__(self, offset: int, message: str):
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
+
+
+class Tok:
+    """A token as the LALR parser sees it: kind, text and [start_pos, end_pos) in the text.
+
+    Lighter than ``lark.Token`` (no line/column bookkeeping: positions are turned into lines
+    only when a diagnostic needs one).
+    """
+
+    __slots__ = ("type", "value", "start_pos", "end_pos")
+
+    def __init__(self, type_: str, value: str, start_pos: int, end_pos: int):
+        self.type = type_
+        self.value = value
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type}, {self.value!r}@{self.start_pos})"
+
+
+class LineOp:
+    """An ``OP_LINE`` token: a whole op without regions that its line proves complete.
+
+    ``value`` is the op's name as written, ``def_text`` its results prefix (or None), ``body``
+    its BODY token (or None); [start_pos, end_pos) the op's text, as the tokens DEF, OP_NAME
+    and BODY of the same op would give.
+    """
+
+    __slots__ = ("value", "start_pos", "end_pos", "def_text", "body")
+    type = "OP_LINE"
+
+    def __init__(self, value: str, start_pos: int, end_pos: int, def_text, body):
+        self.value = value
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+        self.def_text = def_text
+        self.body = body
+
+    def __repr__(self) -> str:
+        return f"LineOp({self.value!r}@{self.start_pos})"
