@@ -11,9 +11,13 @@ in detail, so it answers the same question from the tokens around a line break (
   a block label ``^bb``, the ``}`` that closes the enclosing region, an alias definition or
   ``{-#`` metadata at the top level, or the end of the input;
 * a line that ends in ``,``, ``=``, ``:`` or ``->`` never ends an op;
-* a ``{`` opens a region when what follows it can only be an op or a block (``%``, ``^``, an
-  op name not followed by ``=``, ``,`` or ``}``; a name and ``}`` on a later line, or ``}``
-  alone on a later line); otherwise it opens an attribute dictionary.
+* a ``{`` opens a region when what follows it can only be an op or a block (``%x = op``, a
+  block label, an op name not followed by ``=``, ``,`` or ``}``; a name and ``}`` on a later
+  line, or ``}`` alone on a later line), except after ``attributes``, and in a generic op
+  outside its ``(...)`` region list; otherwise it opens an attribute dictionary;
+* at bracket depth zero, ``%x = op``, ``"op"(`` (not as the first token: a callee) and a
+  ``distributed.``/``tt.dot`` name begin a new op even on the same line, so that no op the
+  lowering must see hides in another op's text.
 
 Comments (``// ...`` to the end of the line) stand anywhere between tokens and are skipped.
 """
@@ -22,26 +26,24 @@ from __future__ import annotations
 
 import re
 
-# whitespace and comments between tokens
-SKIP = re.compile(r"(?:[ \t\r\n]|//[^\n\r]*(?![^\n\r]))*")
-COMMENT_END = re.compile(r"[\n\r]")
-# blanks and comments, wherever MLIR allows whitespace
-# (a comment must run to the end of its line: one way to match it, so no backtracking through it)
+# blanks and comments, wherever MLIR allows whitespace (a comment runs to the end of its line:
+# one way to match it, so a failing match never backtracks through it)
 _WS = r"(?:[ \t\r\n]|//[^\n\r]*(?![^\n\r]))*"
+SKIP = re.compile(_WS)
+COMMENT_END = re.compile(r"[\n\r]")
 # results of an op: `%a, %b:2 =` (not `==`)
 DEF = re.compile(rf"%[\w$.\-]+(?::[0-9]+)?(?:{_WS},{_WS}%[\w$.\-]+(?::[0-9]+)?)*{_WS}=(?!=){_WS}")
 # an op name: quoted (generic form) or bare
 OP_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*')
 BARE_ID = re.compile(r"[A-Za-z_][\w$.\-]*")
 ALIAS_DEF = re.compile(rf"[#!][\w$.\-]+{_WS}=(?!=)")
-_SPACES = re.compile(_WS)
 
 # Ops that may be written without their dialect prefix: the default dialect of the op holding
 # the region (``func.func`` -> ``return``, ``call``; ``builtin.module`` -> ``module``), and the
 # ``func`` of MLIR's older printer.
+DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "func"})
 # keywords that may follow `%iv =` inside an op (`affine.for %i = max #map(...)`)
 _BOUND_KEYWORDS = frozenset({"max", "min"})
-DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "func"})
 
 
 def skip(text: str, pos: int) -> int:
@@ -83,14 +85,14 @@ def starts_item(text: str, pos: int, top_level: bool) -> bool:
         return starts_op_after_def(text, pos)
     if c == '"':
         end = string_end(text, pos)
-        return end > 0 and text.startswith("(", _SPACES.match(text, end).end())
+        return end > 0 and text.startswith("(", SKIP.match(text, end).end())
     if c == "#" or c == "!":
         return top_level and ALIAS_DEF.match(text, pos) is not None
     if c == "{":
         return text.startswith("{-#", pos)
     if c.isalpha() or c == "_":
         m = OP_NAME.match(text, pos)
-        after = _SPACES.match(text, m.end()).end()
+        after = SKIP.match(text, m.end()).end()
         if text.startswith("=", after) and not text.startswith("==", after):
             return False  # `key = value` of a dictionary written over several lines
         word = m.group()
