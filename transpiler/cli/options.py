@@ -106,7 +106,9 @@ def normalize_args(command: click.Command, args: List[str]) -> List[str]:
 
 def _signature(p: click.Option) -> str:
     """How an option is written in help: ``--dump-dir=<dir>``, ``-o <filename>``, ``--split-input-file[=<marker>]``."""
-    name = p.opts[0]  # as declared first: `-o`, `--help`
+    # as declared first (`-o`); click keeps the help option's names in a set, so its order is
+    # the hash seed's: the long name goes first
+    name = "--help" if "--help" in p.opts else p.opts[0]
     value = getattr(p, "value_name", None) or "<value>"
     if p.is_flag:
         text = name
