@@ -241,3 +241,9 @@ def test_cut_strings_truncated_aliases_and_unknown_ops_are_refused(text, where, 
     with pytest.raises(LoweringError) as info:
         lower(text, filename="bad.ttir")
     assert fragment in str(info.value) and re.search(rf"bad\.ttir:{where}:\d+: error: ", str(info.value))
+
+
+def test_aliases_of_bare_builtin_types_are_no_truncation():
+    text = "!integer_type = i32\n#as_attr = f32\n#integer_attr = 8 : !integer_type\n" \
+           "module attributes {a = #integer_attr, b = #as_attr} {\n}\n"
+    assert lower(text) == text

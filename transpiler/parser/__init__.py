@@ -96,7 +96,9 @@ def _check_aliases(module: Module) -> None:
 
 
 _BARE_VALUE = re.compile(r"[A-Za-z_][\w$.]*")
-_BARE_ATTRIBUTES = {"true", "false", "unit"}
+# bare words that are whole values: builtin types (an alias of a type, or a type attribute)
+# and the keyword attributes
+_BARE_WHOLE = re.compile(r"(?:[su]?i[1-9][0-9]*|bf16|f16|f32|f64|f80|f128|tf32|f[4-8]E\w+|index|none|true|false|unit)")
 
 
 def _alias_value_problem(value: str):
@@ -106,7 +108,7 @@ def _alias_value_problem(value: str):
     if value.startswith("loc("):
         if not value.endswith(")"):
             return "expected a location 'loc(...)' (a truncated file?)"
-    elif _BARE_VALUE.fullmatch(value) and value not in _BARE_ATTRIBUTES:
+    elif _BARE_VALUE.fullmatch(value) and not _BARE_WHOLE.fullmatch(value):
         return f"expected an attribute or a type, found '{value}' (a truncated file?)"
     return None
 
