@@ -41,11 +41,15 @@ def require(name: str) -> str:
     env_var = {"triton-adapter-opt": "TRITON_ADAPTER_OPT", "bishengir-opt": "BISHENGIR_OPT"}[name]
     path = _find(name, env_var)
     if path is None:
-        message = f"{name} is not available (tests/tools/verify-downstream --install could not get it)"
-        if os.environ.get("TTD_REQUIRE_DOWNSTREAM") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"{name} is not available (tests/tools/verify-downstream --install could not get it)")
     return path
+
+
+def skip_or_fail(message: str) -> None:
+    """Skip the test for a missing tool, or fail it in CI (``TTD_REQUIRE_DOWNSTREAM=1``)."""
+    if os.environ.get("TTD_REQUIRE_DOWNSTREAM") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
 
 
 def run(tool: str, args, text: str):

@@ -7,17 +7,16 @@ When one cannot be made (no network, no fitting interpreter), the test skips, un
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "tools"))
 
 import side_venv  # noqa: E402
+from downstream_tools import skip_or_fail  # noqa: E402
 
 
 def project_dependencies():
@@ -39,8 +38,5 @@ def require(name: str, extra=()) -> Path:
     """The ``bin`` folder of side environment ``name``; skip (or fail in CI) without it."""
     bindir, why = _ensure(name, tuple(extra))
     if bindir is None:
-        message = f"the {name} environment cannot be made: {why}"
-        if os.environ.get("TTD_REQUIRE_DOWNSTREAM") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
+        skip_or_fail(f"the {name} environment cannot be made: {why}")
     return bindir

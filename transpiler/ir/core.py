@@ -262,6 +262,7 @@ class Module:
     source: Optional[Source] = None
     erased: set = attrs.Factory(set)  # spans of source ops a rewrite removed
     warnings: list = attrs.Factory(list)  # non-fatal diagnostics the stages reported (in order)
+    names_distributed: bool = True  # False: the parser read no distributed.* op (nothing to lower)
     body: Block = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:

@@ -92,23 +92,15 @@ class StructureLexer:
         not_fast = _NOT_FAST.search
         continues = b.continues
         trim_end = b.trim_end
-        default_ops = b.DEFAULT_DIALECT_OPS
         p = skip(text, 0)
         while p < n:
             c = text[p]
             if c not in "}^#!{":  # an op: on the fast path when its line proves it whole
                 m = op_line_next(text, p) if p > slow_until else None
                 if m is not None and m.start(4) < 0:  # a line that the next item's start ends
-                    (n0, n1), (b0, b1) = m.regs[2], m.regs[3]
-                    word = text[n0:n1]
-                    if ((word[0] == '"' or "." in word or word in default_ops)
-                            and (b0 < 0 or (not_fast(text, b0, b1) is None and balanced(text, b0, b1)
-                                            and not continues(text, b0, trim_end(text, b0, b1))))):
-                        if b0 >= 0:
-                            end = trim_end(text, b0, b1)
-                            yield LineOp(word, p, end, text[p:n0] if n0 > p else None, Tok("BODY", text[b0:end], b0, end))
-                        else:
-                            yield LineOp(word, p, n1, text[p:n0] if n0 > p else None, None)
+                    token = _line_token(text, p, m)
+                    if token is not None:
+                        yield token
                         p = m.end(5)
                         continue
                 if m is None and p > slow_until:
@@ -241,30 +233,34 @@ class StructureLexer:
         return end
 
 
-def _line_op(text: str, p: int, m, top_level: bool):
-    """(the ``OP_LINE`` token, the offset of the next token) for the op at ``p`` whose line
-    ``m`` (an ``_OP_LINE`` match without a region) proves it whole; None for the careful path.
-
-    The same checks as the fast path of :meth:`StructureLexer._op` for a region's opener.
-    """
+def _line_token(text: str, p: int, m):
+    """The ``OP_LINE`` token of the op at ``p`` when its line ``m`` (an ``_OP_LINE`` match
+    without a region) holds the whole op: a name the careful path need not report, a body whose
+    brackets balance, that hides no second op and does not end in a continuing token; else None."""
     (n0, n1), (b0, b1) = m.regs[2], m.regs[3]
     word = text[n0:n1]
     if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
         return None  # the careful path reports it
-    if b0 >= 0:
-        if _NOT_FAST.search(text, b0, b1) is not None or not _balanced(text, b0, b1):
-            return None
-        end = b.trim_end(text, b0, b1)
-        if b.continues(text, b0, end):
-            return None
+    def_text = text[p:n0] if n0 > p else None
+    if b0 < 0:
+        return LineOp(word, p, n1, def_text, None)
+    if _NOT_FAST.search(text, b0, b1) is not None or not _balanced(text, b0, b1):
+        return None
+    end = b.trim_end(text, b0, b1)
+    if b.continues(text, b0, end):
+        return None
+    return LineOp(word, p, end, def_text, Tok("BODY", text[b0:end], b0, end))
+
+
+def _line_op(text: str, p: int, m, top_level: bool):
+    """(the ``OP_LINE`` token, the offset of the next token) for the op at ``p`` whose line
+    ``m`` proves it whole (:func:`_line_token`) and whose next line begins an item; None for the
+    careful path."""
+    token = _line_token(text, p, m)
+    if token is None:
+        return None
     nxt = _NEXT_ITEM.match(text, m.end())
     if nxt is not None:
-        q = nxt.end()
-    else:
-        q = b.skip(text, m.end())
-        if not b.starts_item(text, q, top_level):
-            return None
-    body = Tok("BODY", text[b0:end], b0, end) if b0 >= 0 else None  # the body starts after the blanks
-    return LineOp(word, p, end if body is not None else n1, text[p:n0] if n0 > p else None, body), q
-
-
+        return token, nxt.end()
+    q = b.skip(text, m.end())
+    return (token, q) if b.starts_item(text, q, top_level) else None

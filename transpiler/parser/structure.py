@@ -26,6 +26,7 @@ class StructureBuilder:
 
     def __init__(self, source: Optional[Source] = None) -> None:
         self.source = source
+        self.names_distributed = False  # whether an op read so far is a distributed.* op
 
     def op(self, children: list) -> Operation:
         first = children[0]
@@ -33,7 +34,10 @@ class StructureBuilder:
             name = first.value
             body = first.body
             generic = name[0] == '"'
-            return Operation(_op_name(name) if generic else name, regions=[], source=self.source,
+            if generic:
+                name = _op_name(name)
+            self.names_distributed = self.names_distributed or name.startswith("distributed.")
+            return Operation(name, regions=[], source=self.source,
                              span=(first.start_pos, first.end_pos), def_text=first.def_text,
                              body=[body] if body is not None else [], generic=generic)
         i = 1 if first.type == "DEF" else 0
@@ -42,6 +46,7 @@ class StructureBuilder:
         generic = name[0] == '"'
         if generic:
             name = _op_name(name)
+        self.names_distributed = self.names_distributed or name.startswith("distributed.")
         body = []
         regions: List[Region] = []
         for piece in children[i + 1 :]:
@@ -103,7 +108,7 @@ class StructureBuilder:
     def file(self, children: list) -> Module:
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]
-        return Module(ops=ops, aliases=aliases, source=self.source)
+        return Module(ops=ops, aliases=aliases, source=self.source, names_distributed=self.names_distributed)
 
 
 def _op_name(quoted: str) -> str:
