@@ -161,11 +161,13 @@ def opens_region(text: str, pos: int, generic: bool = False, in_parens: bool = F
     ``in_parens``: the ``{`` is inside brackets (a region there follows ``(`` or ``,``).  A
     ``{`` after the keyword ``attributes`` is always a dictionary.
     """
-    before = text[:pos - 1].rstrip()
-    if before.endswith("attributes") and not before[-11:-10].isalnum():
+    j = pos - 2  # the last non-blank character before the `{` (no copy of the text before it)
+    while j >= 0 and text[j] in " \t\r\n":
+        j -= 1
+    if text.endswith("attributes", 0, j + 1) and not (j >= 10 and text[j - 10].isalnum()):
         return False
     if generic or in_parens:
-        if not in_parens or not before.endswith(("(", ",")):
+        if not in_parens or j < 0 or text[j] not in "(,":
             return False
     q = skip(text, pos)
     if q >= len(text):
