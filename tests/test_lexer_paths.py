@@ -1,5 +1,6 @@
-"""The structure lexer's fast path (one regex per line that proves it holds a whole op or
-alias) gives exactly the tokens of its careful path (the token walk), on every corpus file
+"""The structure lexer's fast paths (runs of whole-op lines, ``line_runs``; one regex per line
+that proves it holds a whole op or alias) give exactly the tokens of its careful path (the
+token walk), on every corpus file
 (issue 16: "both paths give the same result"; ``test_reflow.py`` checks the same on re-flowed
 text, where most lines take the careful path).
 """
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from transpiler.parser import lexer
+from transpiler.parser import lexer, line_runs
 from transpiler.parser.tokens import LexError
 
 TESTS = Path(__file__).parent
@@ -22,13 +23,25 @@ FILES += [p for p in (SHARED / "bench" / "big.compat.ttir", SHARED / "bench" / "
 _NEVER = re.compile(r"(?!)")
 
 
+def _line_tokens(text: str, start: int, d0: int, n0: int, n1: int, b0: int, end: int):
+    """The DEF, OP_NAME and BODY tokens of one op of an OP_LINES token."""
+    out = [("DEF", text[d0:n0], d0, n0)] if d0 >= 0 else []
+    out.append(("OP_NAME", text[n0:n1], n0, n1))
+    if b0 >= 0:
+        out.append(("BODY", text[b0:end], b0, end))
+    return out
+
+
 def _tokens(text: str):
-    """(kind, text, start, end) of every token, an OP_LINE spelled as the DEF, OP_NAME and BODY
-    tokens it stands for; or the LexError's (offset, message)."""
+    """(kind, text, start, end) of every token, an OP_LINE or OP_LINES spelled as the DEF,
+    OP_NAME and BODY tokens it stands for; or the LexError's (offset, message)."""
     out = []
     try:
         for tok in lexer.StructureLexer().tokens(text):
-            if tok.type == "OP_LINE":
+            if tok.type == "OP_LINES":
+                for line in tok.lines:
+                    out.extend(_line_tokens(text, *line))
+            elif tok.type == "OP_LINE":
                 name_at = tok.start_pos + len(tok.def_text or "")
                 if tok.def_text is not None:
                     out.append(("DEF", tok.def_text, tok.start_pos, name_at))
@@ -49,5 +62,58 @@ def test_fast_path_gives_the_careful_paths_tokens(path, monkeypatch):
         with monkeypatch.context() as m:  # no line is taken whole: every op goes through the token walk
             for name in ("_OP_LINE", "_OP_LINE_NEXT", "_REST_LINE_NEXT", "_ALIAS_LINE"):
                 m.setattr(lexer, name, _NEVER)
+            m.setattr(line_runs, "_LINE", _NEVER)
             careful = _tokens(chunk)
         assert fast == careful
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_runs_give_the_per_line_paths_tokens(path, monkeypatch):
+    for chunk in path.read_text(encoding="utf-8").split("// -----"):
+        with_runs = _tokens(chunk)
+        with monkeypatch.context() as m:  # no run: every line takes the per-line paths
+            m.setattr(line_runs, "_LINE", _NEVER)
+            per_line = _tokens(chunk)
+        assert with_runs == per_line
+
+
+def test_runs_take_most_lines_of_a_big_file():
+    """The fastest path is taken where the text allows it (so that the tests above test it)."""
+    path = TESTS / "corpus" / "ttir" / "triton-3.0" / "flash_attn_fwd.ttir"
+    text = path.read_text(encoding="utf-8")
+    toks = list(lexer.StructureLexer().tokens(text))
+    in_runs = sum(len(t.lines) for t in toks if t.type == "OP_LINES")
+    others = sum(1 for t in toks if t.type in ("OP_LINE", "OP_NAME"))
+    assert in_runs > 2 * others
+
+
+@pytest.mark.parametrize("text, ops", [
+    # a line whose `<` is closed on the next line, which begins with a dotted name: one op
+    ("module {\n  %0 = test.a %x : !test.t<4x\n    test.b<f32>>\n  %1 = test.c %0\n}\n", 3),
+    # brackets of two kinds on two lines that only balance together: per line (one op each)
+    ("module {\n  %0 = test.a (%x] : i32\n  %1 = test.b [%y) : i32\n  %2 = test.c\n}\n", None),
+    # a bracket in a comment between the lines of a run
+    ("module {\n  %0 = test.a %x : i32 // (\n  %1 = test.b %0 : i32 // ]\n  %2 = test.c\n}\n", 4),
+    # an op before a block label, an op before a `key = value` line
+    ("module {\n  test.a\n^bb1:\n  test.b\n}\n", 3),
+])
+def test_runs_end_where_the_line_does_not_prove_the_op_whole(text, ops, monkeypatch):
+    from transpiler.diagnostics import DiagnosticError
+    from transpiler.parser import parse_module
+
+    def count(module):
+        return sum(1 for _ in module.walk())
+
+    def read():
+        try:
+            return count(parse_module(text))
+        except DiagnosticError as e:
+            return str(e)
+
+    with_runs = read()
+    with monkeypatch.context() as m:
+        m.setattr(line_runs, "_LINE", _NEVER)
+        per_line = read()
+    assert with_runs == per_line
+    if ops is not None:
+        assert with_runs == ops

@@ -7,8 +7,10 @@ around each line break, never from the line break alone (:mod:`transpiler.parser
 an op may span lines and comments may stand anywhere.  A ``BODY`` may therefore hold line
 breaks and comments; the detail level skips them.
 
-Two paths give the same tokens:
+Three paths give the same ops:
 
+* the fastest path takes a run of consecutive lines that each hold one whole op in one
+  ``OP_LINES`` token (:mod:`transpiler.parser.line_runs`);
 * the fast path takes a whole line with one regex when the text proves the line holds one
   whole op: brackets balanced, no region inside it, and the next line begins an item;
 * every other op goes through :meth:`StructureLexer._scan_body`, which walks its tokens.
@@ -22,7 +24,8 @@ from typing import Iterator, List, Tuple
 
 from .._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
-from .tokens import LexError, LineOp, Tok
+from .line_runs import KeepOut, take_run
+from .tokens import LexError, LineOp, LineRun, Tok
 from .token_walk import _another_alias, _not_an_op, scan_body
 
 
@@ -84,6 +87,10 @@ class StructureLexer:
         n = len(text)
         regions: List[Tuple[int, list, bool]] = []  # (offset of `{`, brackets and generic form of its op)
         slow_until = -1  # the fast path failed on a line up to here: ops sharing it go the careful way
+        next_item = _next_item
+        keep_out = KeepOut(text)
+        keep_out_at = keep_out_line = -1  # the next text that keeps a run out, and its line
+        runs_from = 0  # no run begins before here (a run whose brackets failed ends there)
         skip = b.skip
         op_line = _OP_LINE.match
         op_line_next = _OP_LINE_NEXT.match
@@ -96,6 +103,15 @@ class StructureLexer:
         while p < n:
             c = text[p]
             if c not in "}^#!{":  # an op: on the fast path when its line proves it whole
+                if p > slow_until and p >= runs_from:
+                    if p > keep_out_at:
+                        keep_out_at, keep_out_line = keep_out.next_after(p)
+                    if p < keep_out_line:
+                        lines, runs_from = take_run(text, p, keep_out_line, next_item)
+                        if lines is not None:
+                            yield LineRun(lines)
+                            p = skip(text, runs_from)
+                            continue
                 m = op_line_next(text, p) if p > slow_until else None
                 if m is not None and m.start(4) < 0:  # a line that the next item's start ends
                     token = _line_token(text, p, m)
@@ -231,6 +247,12 @@ class StructureLexer:
             raise LexError(end, "expected the alias's value after '=' (a truncated file?)")
         yield Tok("ALIAS", text[p:end], p, end)
         return end
+
+
+def _next_item(text: str, pos: int) -> bool:
+    """Whether the next token after ``pos`` begins an item of a region (for a run's last op;
+    an alias definition, which begins an item only at the top level, does not count)."""
+    return _NEXT_ITEM.match(text, pos) is not None or b.starts_item(text, b.skip(text, pos), False)
 
 
 def _line_token(text: str, p: int, m):

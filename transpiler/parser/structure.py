@@ -14,7 +14,7 @@ from typing import List, Optional
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
 from ..ir.attributes import unquote_string
 from .boundary import ALIAS_DEF
-from .tokens import Tok
+from .tokens import LineRun, Tok
 
 
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
@@ -24,7 +24,7 @@ class StructureBuilder:
     """Parse-time callbacks of :func:`transpiler.parser.grammar.parse_structure`, one builder
     per parse: ``source`` is the text being parsed."""
 
-    def __init__(self, source: Optional[Source] = None) -> None:
+    def __init__(self, source: Source) -> None:
         self.source = source
         self.names_distributed = False  # whether an op read so far is a distributed.* op
 
@@ -70,12 +70,32 @@ class StructureBuilder:
             region.parent = op
         return op
 
+    def ops_of_run(self, run: LineRun) -> List[Operation]:
+        """The ops of an ``OP_LINES`` token, one per line (none is a distributed op:
+        :mod:`~transpiler.parser.line_runs` keeps those out of runs)."""
+        source = self.source
+        text = source.text
+        # Operation(name, regions, parent, location, source, span, def_text, body, generic)
+        return [Operation(text[n0:n1], [], None, None, source, (start, end), text[d0:n0] if d0 >= 0 else None,
+                          [Tok("BODY", text[b0:end], b0, end)] if b0 >= 0 else [], False)
+                for start, d0, n0, n1, b0, end in run.lines]
+
+    def _items(self, children: list) -> list:
+        """``children`` with each ``OP_LINES`` token replaced by its ops."""
+        items = []
+        for c in children:
+            if type(c) is LineRun:
+                items += self.ops_of_run(c)
+            else:
+                items.append(c)
+        return items
+
     def region(self, children: list) -> Region:
         open_tok, close_tok = children[0], children[-1]
         region = Region(span=(open_tok.start_pos, close_tok.start_pos))
         blocks = region.blocks
         entry_ops: List[Operation] = []
-        for item in children[1:-1]:
+        for item in self._items(children[1:-1]):
             if isinstance(item, Block):
                 blocks.append(item)
             else:
@@ -91,7 +111,7 @@ class StructureBuilder:
 
     def block(self, children: list) -> Block:
         label: Tok = children[0]
-        block = Block(ops=children[1:], label=label.value, label_offset=label.start_pos)
+        block = Block(ops=self._items(children[1:]), label=label.value, label_offset=label.start_pos)
         for op in block.ops:
             op.parent = block
         return block
@@ -106,6 +126,7 @@ class StructureBuilder:
         return None  # `{-# ... #-}`: kept as written by the faithful printer
 
     def file(self, children: list) -> Module:
+        children = self._items(children)
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]
         return Module(ops=ops, aliases=aliases, source=self.source, names_distributed=self.names_distributed)

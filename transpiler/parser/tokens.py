@@ -1,4 +1,4 @@
-"""The tokens of the structure level (``Tok``, ``LineOp``) and the lexer's error (``LexError``)."""
+"""The tokens of the structure level (``Tok``, ``LineOp``, ``LineRun``) and the lexer's error (``LexError``)."""
 
 from __future__ import annotations
 
@@ -57,3 +57,24 @@ class LineOp:
 
     def __repr__(self) -> str:
         return f"LineOp({self.value!r}@{self.start_pos})"
+
+
+class LineRun:
+    """An ``OP_LINES`` token: consecutive whole ops without regions, one per line, that the
+    text proves complete (:mod:`transpiler.parser.line_runs`).
+
+    ``lines`` holds one ``(op start, results start or -1, name start, name end, body start or
+    -1, op end)`` per op; [start_pos, end_pos) runs from the first op's start to the last one's
+    end.
+    """
+
+    __slots__ = ("lines", "start_pos", "end_pos")
+    type = "OP_LINES"
+
+    def __init__(self, lines: list):
+        self.lines = lines
+        self.start_pos = lines[0][0]
+        self.end_pos = lines[-1][5]
+
+    def __repr__(self) -> str:
+        return f"LineRun({len(self.lines)} ops@{self.start_pos})"

@@ -1,0 +1,143 @@
+"""Runs of whole-op lines: the structure lexer's fastest path (one ``OP_LINES`` token).
+
+Most lines of real TTIR hold one whole op without regions.  Where the text itself proves
+that for consecutive lines, one regex match per line takes each of them and the checks that
+need the whole line are made once for the run, on the run's text (issue 16: throughput).  A
+line belongs to a run when (DESIGN.md "Where an op ends"; SPEC.md section 3):
+
+* it begins an item: ``%x = `` then a dotted op name (or ``return``, ``call``...: ops of a
+  default dialect), or such a name not followed by ``=`` (not a ``key = value`` line);
+* it hides no second op (no ``= "..."``, ``= dialect.op``, ``"..."(`` except right after a
+  ``(``) and does not end in a token after which an op cannot end (``,``, ``=``, ``:``,
+  ``->``);
+* the run's text holds no ``distributed.`` or ``tt.dot`` (the lowering must see those ops as
+  ops of their own), no ``\\r`` and no ``{`` that may open a region (only ``{}``, ``{key =``,
+  ``{key,``, ``{key}``: attribute dictionaries);
+* on each line, ``()``, ``[]``, ``{}`` and ``<>`` balance kind by kind, strings and comments
+  left out, ``->`` and ``>=`` being operators;
+* the next line begins an item too (the next line of the run, or after the run what
+  :data:`NEXT_ITEM` accepts; otherwise the run ends one line earlier).
+
+A line that fails a check ends the run before it and takes the per-line path (which reports
+what is wrong with it, if anything).  Blank lines, comment lines and a comment after an op
+stand between the lines of a run.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional, Tuple
+
+from .._compat import re  # possessive quantifiers before Python 3.11
+
+_STR = r'"(?:[^"\\\n]|\\.)*+"'
+# a piece of a body that is not a bracket: text, blanks that a token follows on the line, a
+# lone `/`, the `>` of `->` or `>=`, an `=` not followed by an op name, a string that does
+# not begin a generic op
+_ATOM = (r'[^"=\n\r/ \t()\[\]<>{}]++|[ \t]++(?=[^\n/]|/(?!/))|/(?!/)|(?<=-)>|>(?==)'
+         r'|=(?![ \t]*+(?:"|[A-Za-z_][\w$]*\.[A-Za-z_]))|(?<=\()' + _STR + r'|' + _STR + r'(?![ \t]*+\()')
+# an opening bracket: `(`, `[`, `<`, or a `{` that opens an attribute dictionary (`{}`,
+# `{key =`, `{key,`, `{key}`), never a region
+_OPEN = r'(?:[(\[<]|\{(?=[ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|' + _STR + r')[ \t]*[=,}]))'
+_CLOSE = r"(?:[)\]}]|>(?!=))"
+
+
+def _nested(depth: int) -> str:
+    """A body: atoms and brackets nested up to ``depth`` levels (of any kind: the kinds are
+    checked for the whole run at once, :func:`_kinds_match`)."""
+    inner = "(?!)"
+    for _ in range(depth):
+        inner = _OPEN + r"(?:" + _ATOM + r"|" + inner + r")*+" + _CLOSE
+    return r"(?:" + _ATOM + r"|" + inner + r")++"
+
+
+_DEF = r"%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*"
+_NAME = r"(?:[A-Za-z_][\w$]*\.[\w$.]*|return|call_indirect|call|module|func)(?![\w$.\-])"
+# one line of a run from the end of the line before it (or the run's first op): the line
+# break, blank and comment lines and the indentation, then results, name, body (not ending in
+# `,` `=` `:` `->`), a comment, the line's end
+_LINE = re.compile(r"(?:\n(?:[ \t]*+(?://[^\n]*+)?\n)*+[ \t]*+)?(" + _DEF + r")?(" + _NAME + r")(?![ \t]*=(?!=))"
+                   r"(?:[ \t]*+(" + _nested(5) + r")(?<![,:=])(?<!->))?[ \t]*+(?://[^\n]*+)?(?=\n|\Z)")
+# text that keeps a run out: ops the lowering reads
+_KEEP_OUT = ("distributed.", "tt.dot")
+
+
+class KeepOut:
+    """Where the text that keeps a run out stands (``distributed.``, ``tt.dot``): each word's
+    next occurrence is searched for again only once the lexer has passed the last one, so
+    each character is searched once per word in all."""
+
+    def __init__(self, text: str):
+        self._text = text
+        self._next = [-1] * len(_KEEP_OUT)  # each word's next offset (-1: not searched yet)
+
+    def next_after(self, pos: int) -> Tuple[int, int]:
+        """(offset, start of its line) of the first keep-out word at or after ``pos``, or
+        (``sys.maxsize``, ``sys.maxsize``) when there is none."""
+        text, found = self._text, self._next
+        for i, word in enumerate(_KEEP_OUT):
+            if 0 <= found[i] < pos or found[i] == -1:
+                at = text.find(word, pos)
+                found[i] = at if at >= 0 else sys.maxsize
+        at = min(found)
+        if at == sys.maxsize:
+            return at, at
+        return at, text.rfind("\n", 0, at) + 1
+
+
+_STRINGS_AND_COMMENTS = re.compile(_STR + r"|//[^\n]*+")
+# every byte but the brackets, for bytes.translate (non-ASCII characters, encoded, go too)
+_NOT_BRACKETS = bytes(c for c in range(256) if chr(c) not in "()[]{}<>")
+
+
+def _kinds_match(segment: str) -> bool:
+    """Whether the brackets of ``segment`` (lines that :data:`_LINE` took, each of which nests
+    its brackets whatever their kinds) close the kind they open: ``(]`` does not.
+
+    Strings and comments are left out, ``->`` and ``>=`` are operators.  The lines' brackets,
+    joined, reduce to nothing by removing adjacent pairs exactly when each line's do (each
+    line returns to depth zero), so the run is checked at once, on bytes.
+    """
+    if '"' in segment or "//" in segment:
+        segment = _STRINGS_AND_COMMENTS.sub("", segment)
+    brackets = segment.encode("utf-8").replace(b"->", b"").replace(b">=", b"").translate(None, _NOT_BRACKETS)
+    while brackets:
+        fewer = brackets.replace(b"()", b"").replace(b"[]", b"").replace(b"<>", b"").replace(b"{}", b"")
+        if len(fewer) == len(brackets):
+            return False
+        brackets = fewer
+    return True
+
+
+def take_run(text: str, pos: int, limit: int, next_item) -> Tuple[Optional[List[tuple]], int]:
+    """The run of whole-op lines that starts at ``pos`` (an op's first character) and ends
+    before ``limit`` (the start of the line of the next keep-out text): (its lines, the end of
+    its last op).  (None, end) when the line at ``pos`` begins no run, or when a line's
+    brackets do not close the kind they open (``(]``): the lines up to ``end`` take the
+    per-line path (which reports it), and no run is tried again before ``end``.
+
+    Each line is ``(op start, results start or -1, name start, name end, body start or -1,
+    op end)``.  ``next_item(text, end)`` says whether what follows the run's last op begins
+    an item.
+    """
+    lines = []
+    append = lines.append
+    match = _LINE.match
+    p = pos
+    while True:
+        m = match(text, p)
+        if m is None or m.end() >= limit:
+            break
+        (d0, _d1), (n0, n1), (b0, b1) = m.regs[1:4]
+        append((d0 if d0 >= 0 else n0, d0, n0, n1, b0, b1 if b0 >= 0 else n1))
+        p = m.end()
+    if not lines:
+        return None, pos
+    end = lines[-1][5]
+    if not _kinds_match(text[pos:end]):
+        return None, end
+    while lines and not next_item(text, lines[-1][5]):
+        lines.pop()  # `tt.x` before a `= ...` line, a generic op after it: per line
+    if not lines:
+        return None, pos
+    return lines, lines[-1][5]
