@@ -31,33 +31,20 @@ from typing import List, Optional, Tuple
 from .._compat import re  # possessive quantifiers before Python 3.11
 
 _STR = r'"(?:[^"\\\n]|\\.)*+"'
-# a piece of a body that is not a bracket: text, blanks that a token follows on the line, a
-# lone `/`, the `>` of `->` or `>=`, an `=` not followed by an op name, a string that does
-# not begin a generic op
-_ATOM = (r'[^"=\n\r/ \t()\[\]<>{}]++|[ \t]++(?=[^\n/]|/(?!/))|/(?!/)|(?<=-)>|>(?==)'
-         r'|=(?![ \t]*+(?:"|[A-Za-z_][\w$]*\.[A-Za-z_]))|(?<=\()' + _STR + r'|' + _STR + r'(?![ \t]*+\()')
-# an opening bracket: `(`, `[`, `<`, or a `{` that opens an attribute dictionary (`{}`,
-# `{key =`, `{key,`, `{key}`), never a region
-_OPEN = r'(?:[(\[<]|\{(?=[ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|' + _STR + r')[ \t]*[=,}]))'
-_CLOSE = r"(?:[)\]}]|>(?!=))"
-
-
-def _nested(depth: int) -> str:
-    """A body: atoms and brackets nested up to ``depth`` levels (of any kind: the kinds are
-    checked for the whole run at once, :func:`_kinds_match`)."""
-    inner = "(?!)"
-    for _ in range(depth):
-        inner = _OPEN + r"(?:" + _ATOM + r"|" + inner + r")*+" + _CLOSE
-    return r"(?:" + _ATOM + r"|" + inner + r")++"
-
-
+# a body: text, blanks that a token follows on the line, a lone `/`, a `{` that opens an
+# attribute dictionary (`{}`, `{key =`, `{key,`, `{key}`: never a region), an `=` not
+# followed by an op name, a string that does not begin a generic op (the brackets are
+# checked for the whole run at once, :func:`_bad_line`)
+_BODY = (r'(?:[^"=\n\r/ \t{]++|[ \t]++(?=[^\n/]|/(?!/))|/(?!/)|\{(?=[ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|' + _STR
+         + r')[ \t]*[=,}])|=(?![ \t]*+(?:"|[A-Za-z_][\w$]*\.[A-Za-z_]))|(?<=\()' + _STR + r'|' + _STR
+         + r'(?![ \t]*+\())++')
 _DEF = r"%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*"
 _NAME = r"(?:[A-Za-z_][\w$]*\.[\w$.]*|return|call_indirect|call|module|func)(?![\w$.\-])"
 # one line of a run from the end of the line before it (or the run's first op): the line
 # break, blank and comment lines and the indentation, then results, name, body (not ending in
 # `,` `=` `:` `->`), a comment, the line's end
 _LINE = re.compile(r"(?:\n(?:[ \t]*+(?://[^\n]*+)?\n)*+[ \t]*+)?(" + _DEF + r")?(" + _NAME + r")(?![ \t]*=(?!=))"
-                   r"(?:[ \t]*+(" + _nested(5) + r")(?<![,:=])(?<!->))?[ \t]*+(?://[^\n]*+)?(?=\n|\Z)")
+                   r"(?:[ \t]*+(" + _BODY + r")(?<![,:=])(?<!->))?[ \t]*+(?://[^\n]*+)?(?=\n|\Z)")
 # text that keeps a run out: ops the lowering reads
 _KEEP_OUT = ("distributed.", "tt.dot")
 
@@ -86,35 +73,40 @@ class KeepOut:
 
 
 _STRINGS_AND_COMMENTS = re.compile(_STR + r"|//[^\n]*+")
-# every byte but the brackets, for bytes.translate (non-ASCII characters, encoded, go too)
-_NOT_BRACKETS = bytes(c for c in range(256) if chr(c) not in "()[]{}<>")
+# every byte but the brackets and the line break, for bytes.translate (non-ASCII characters,
+# encoded, go too)
+_NOT_BRACKETS = bytes(c for c in range(256) if chr(c) not in "()[]{}<>\n")
 
 
-def _kinds_match(segment: str) -> bool:
-    """Whether the brackets of ``segment`` (lines that :data:`_LINE` took, each of which nests
-    its brackets whatever their kinds) close the kind they open: ``(]`` does not.
+def _bad_line(segment: str) -> int:
+    """The index of the first line of ``segment`` whose brackets do not balance kind by kind
+    (``(`` alone, ``(]``), or -1 when every line's do.
 
-    Strings and comments are left out, ``->`` and ``>=`` are operators.  The lines' brackets,
-    joined, reduce to nothing by removing adjacent pairs exactly when each line's do (each
-    line returns to depth zero), so the run is checked at once, on bytes.
+    Strings and comments are left out, ``->`` and ``>=`` are operators.  On the bytes of the
+    brackets and line breaks alone, adjacent pairs are removed until none is left: a line
+    break stands between the brackets of two lines, so each line is reduced on its own, and
+    a bracket that remains stands on a line that does not balance.
     """
     if '"' in segment or "//" in segment:
         segment = _STRINGS_AND_COMMENTS.sub("", segment)
     brackets = segment.encode("utf-8").replace(b"->", b"").replace(b">=", b"").translate(None, _NOT_BRACKETS)
-    while brackets:
+    while True:
         fewer = brackets.replace(b"()", b"").replace(b"[]", b"").replace(b"<>", b"").replace(b"{}", b"")
         if len(fewer) == len(brackets):
-            return False
+            break
         brackets = fewer
-    return True
+    rest = brackets.lstrip(b"\n")
+    if not rest.strip(b"\n"):
+        return -1
+    return len(brackets) - len(rest)  # the line breaks before the first bracket left
 
 
 def take_run(text: str, pos: int, limit: int, next_item) -> Tuple[Optional[List[tuple]], int]:
     """The run of whole-op lines that starts at ``pos`` (an op's first character) and ends
     before ``limit`` (the start of the line of the next keep-out text): (its lines, the end of
-    its last op).  (None, end) when the line at ``pos`` begins no run, or when a line's
-    brackets do not close the kind they open (``(]``): the lines up to ``end`` take the
-    per-line path (which reports it), and no run is tried again before ``end``.
+    its last op), or (None, end) when the line at ``pos`` begins no run (no run is tried again
+    before ``end``).  A line whose brackets do not balance kind by kind (an op over several
+    lines, ``(]``) ends a run and takes the per-line path, which reads or reports it.
 
     Each line is ``(op start, results start or -1, name start, name end, body start or -1,
     op end)``.  ``next_item(text, end)`` says whether what follows the run's last op begins
@@ -133,9 +125,14 @@ def take_run(text: str, pos: int, limit: int, next_item) -> Tuple[Optional[List[
         p = m.end()
     if not lines:
         return None, pos
-    end = lines[-1][5]
-    if not _kinds_match(text[pos:end]):
-        return None, end
+    bad = _bad_line(text[pos:lines[-1][5]])
+    if bad == 0:
+        return None, lines[0][5]
+    if bad > 0:
+        cut = pos
+        for _ in range(bad):
+            cut = text.index("\n", cut) + 1
+        lines = [line for line in lines if line[5] < cut]
     while lines and not next_item(text, lines[-1][5]):
         lines.pop()  # `tt.x` before a `= ...` line, a generic op after it: per line
     if not lines:
