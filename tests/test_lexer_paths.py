@@ -41,6 +41,8 @@ def _tokens(text: str):
             if tok.type == "OP_LINES":
                 for line in tok.lines:
                     out.extend(_line_tokens(text, *line))
+            elif tok.type == "ALIAS_LINES":
+                out.extend(("ALIAS", text[start:end], start, end) for start, _n, _v, end in tok.lines)
             elif tok.type == "OP_LINE":
                 name_at = tok.start_pos + len(tok.def_text or "")
                 if tok.def_text is not None:
@@ -63,6 +65,7 @@ def test_fast_path_gives_the_careful_paths_tokens(path, monkeypatch):
             for name in ("_OP_LINE", "_OP_LINE_NEXT", "_REST_LINE_NEXT", "_ALIAS_LINE"):
                 m.setattr(lexer, name, _NEVER)
             m.setattr(line_runs, "_LINE", _NEVER)
+            m.setattr(line_runs, "_ALIAS_LINE", _NEVER)
             careful = _tokens(chunk)
         assert fast == careful
 
@@ -73,6 +76,7 @@ def test_runs_give_the_per_line_paths_tokens(path, monkeypatch):
         with_runs = _tokens(chunk)
         with monkeypatch.context() as m:  # no run: every line takes the per-line paths
             m.setattr(line_runs, "_LINE", _NEVER)
+            m.setattr(line_runs, "_ALIAS_LINE", _NEVER)
             per_line = _tokens(chunk)
         assert with_runs == per_line
 
@@ -85,6 +89,8 @@ def test_runs_take_most_lines_of_a_big_file():
     in_runs = sum(len(t.lines) for t in toks if t.type == "OP_LINES")
     others = sum(1 for t in toks if t.type in ("OP_LINE", "OP_NAME"))
     assert in_runs > 2 * others
+    aliases_in_runs = sum(len(t.lines) for t in toks if t.type == "ALIAS_LINES")
+    assert aliases_in_runs > 10 * sum(1 for t in toks if t.type == "ALIAS")
 
 
 @pytest.mark.parametrize("text, ops", [
@@ -96,6 +102,10 @@ def test_runs_take_most_lines_of_a_big_file():
     ("module {\n  %0 = test.a %x : i32 // (\n  %1 = test.b %0 : i32 // ]\n  %2 = test.c\n}\n", 4),
     # an op before a block label, an op before a `key = value` line
     ("module {\n  test.a\n^bb1:\n  test.b\n}\n", 3),
+    # aliases: two on one line, a value over two lines, a value that does not balance
+    ("#a = 1 : i32 #b = 2 : i64\n#c = loc(unknown)\nmodule {\n}\n", 1),
+    ("#a = loc(\n  unknown)\n#c = loc(unknown)\nmodule {\n}\n", 1),
+    ("#a = loc(unknown]\n#c = loc(unknown)\nmodule {\n}\n", None),
 ])
 def test_runs_end_where_the_line_does_not_prove_the_op_whole(text, ops, monkeypatch):
     from transpiler.diagnostics import DiagnosticError
@@ -113,6 +123,7 @@ def test_runs_end_where_the_line_does_not_prove_the_op_whole(text, ops, monkeypa
     with_runs = read()
     with monkeypatch.context() as m:
         m.setattr(line_runs, "_LINE", _NEVER)
+        m.setattr(line_runs, "_ALIAS_LINE", _NEVER)
         per_line = read()
     assert with_runs == per_line
     if ops is not None:

@@ -24,8 +24,8 @@ from typing import Iterator, List, Tuple
 
 from .._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
-from .line_runs import KeepOut, take_run
-from .tokens import LexError, LineOp, LineRun, Tok
+from .line_runs import KeepOut, take_alias_run, take_run
+from .tokens import AliasRun, LexError, LineOp, LineRun, Tok
 from .token_walk import _another_alias, _not_an_op, scan_body
 
 
@@ -154,6 +154,12 @@ class StructureLexer:
             elif c == "^":
                 p = yield from self._block_label(text, p)
             elif (c == "#" or c == "!") and not regions and b.ALIAS_DEF.match(text, p):
+                if p >= runs_from:
+                    lines, runs_from = take_alias_run(text, p, _next_top_item)
+                    if lines is not None:
+                        yield AliasRun(lines)
+                        p = skip(text, runs_from)
+                        continue
                 p = yield from self._alias(text, p)
             elif c == "{" and text.startswith("{-#", p) and not regions:
                 end = text.find("#-}", p)
@@ -253,6 +259,11 @@ def _next_item(text: str, pos: int) -> bool:
     """Whether the next token after ``pos`` begins an item of a region (for a run's last op;
     an alias definition, which begins an item only at the top level, does not count)."""
     return _NEXT_ITEM.match(text, pos) is not None or b.starts_item(text, b.skip(text, pos), False)
+
+
+def _next_top_item(text: str, pos: int) -> bool:
+    """Whether the next token after ``pos`` begins an item at the top level (after an alias)."""
+    return _NEXT_TOP_ITEM.match(text, pos) is not None or b.starts_item(text, b.skip(text, pos), True)
 
 
 def _line_token(text: str, p: int, m):

@@ -45,6 +45,11 @@ _NAME = r"(?:[A-Za-z_][\w$]*\.[\w$.]*|return|call_indirect|call|module|func)(?![
 # `,` `=` `:` `->`), a comment, the line's end
 _LINE = re.compile(r"(?:\n(?:[ \t]*+(?://[^\n]*+)?\n)*+[ \t]*+)?(" + _DEF + r")?(" + _NAME + r")(?![ \t]*=(?!=))"
                    r"(?:[ \t]*+(" + _BODY + r")(?<![,:=])(?<!->))?[ \t]*+(?://[^\n]*+)?(?=\n|\Z)")
+# an alias definition at the top level: `#name = value` / `!name = value`, the value as a
+# body where a `#` or `!` does not begin another definition (`#a = 1 : i32 #b = 2 : i64`)
+_VALUE = _BODY.replace(r'[^"=\n\r/ \t{]++|', r'[^"=\n\r/ \t{#!]++|[#!](?![\w$.\-]+[ \t]*=(?!=))|', 1)
+_ALIAS_LINE = re.compile(r"(?:\n(?:[ \t]*+(?://[^\n]*+)?\n)*+[ \t]*+)?([#!][\w$.\-]+)[ \t]*=(?!=)[ \t]*+(" + _VALUE
+                         + r")(?<![,:=])(?<!->)[ \t]*+(?://[^\n]*+)?(?=\n|\Z)")
 # text that keeps a run out: ops the lowering reads
 _KEEP_OUT = ("distributed.", "tt.dot")
 
@@ -101,6 +106,43 @@ def _bad_line(segment: str) -> int:
     return len(brackets) - len(rest)  # the line breaks before the first bracket left
 
 
+def take_alias_run(text: str, pos: int, next_item) -> Tuple[Optional[List[tuple]], int]:
+    """The run of alias definitions, one per line, that starts at ``pos`` (a top-level ``#``
+    or ``!``), as :func:`take_run` takes ops: (its lines, the end of its last value), or (None,
+    end).  Each line is ``(start, name end, value start, value end)``."""
+    lines = []
+    append = lines.append
+    match = _ALIAS_LINE.match
+    p = pos
+    while True:
+        m = match(text, p)
+        if m is None:
+            break
+        (a0, a1), (v0, v1) = m.regs[1:3]
+        append((a0, a1, v0, v1))
+        p = m.end()
+    if not lines:
+        return None, pos
+    bad = _bad_line(text[pos:lines[-1][3]])
+    if bad == 0:
+        return None, lines[0][3]
+    if bad > 0:
+        cut = _line_start(text, pos, bad)
+        lines = [line for line in lines if line[3] < cut]
+    while lines and not next_item(text, lines[-1][3]):
+        lines.pop()
+    if not lines:
+        return None, pos
+    return lines, lines[-1][3]
+
+
+def _line_start(text: str, pos: int, count: int) -> int:
+    """The start of the line ``count`` lines after the one holding ``pos``."""
+    for _ in range(count):
+        pos = text.index("\n", pos) + 1
+    return pos
+
+
 def take_run(text: str, pos: int, limit: int, next_item) -> Tuple[Optional[List[tuple]], int]:
     """The run of whole-op lines that starts at ``pos`` (an op's first character) and ends
     before ``limit`` (the start of the line of the next keep-out text): (its lines, the end of
@@ -129,9 +171,7 @@ def take_run(text: str, pos: int, limit: int, next_item) -> Tuple[Optional[List[
     if bad == 0:
         return None, lines[0][5]
     if bad > 0:
-        cut = pos
-        for _ in range(bad):
-            cut = text.index("\n", cut) + 1
+        cut = _line_start(text, pos, bad)
         lines = [line for line in lines if line[5] < cut]
     while lines and not next_item(text, lines[-1][5]):
         lines.pop()  # `tt.x` before a `= ...` line, a generic op after it: per line

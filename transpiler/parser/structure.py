@@ -14,7 +14,7 @@ from typing import List, Optional
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
 from ..ir.attributes import unquote_string
 from .boundary import ALIAS_DEF
-from .tokens import LineRun, Tok
+from .tokens import AliasRun, LineRun, Tok
 
 
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
@@ -125,7 +125,20 @@ class StructureBuilder:
     def metadata(self, children: list) -> None:
         return None  # `{-# ... #-}`: kept as written by the faithful printer
 
+    def aliases_of_run(self, run: AliasRun) -> List[Alias]:
+        """The aliases of an ``ALIAS_LINES`` token, one per line."""
+        text = self.source.text
+        return [Alias(text[start:name_end], text[v0:v1], (start, v1)) for start, name_end, v0, v1 in run.lines]
+
     def file(self, children: list) -> Module:
+        if any(type(c) is AliasRun for c in children):
+            items = []
+            for c in children:
+                if type(c) is AliasRun:
+                    items += self.aliases_of_run(c)
+                else:
+                    items.append(c)
+            children = items
         children = self._items(children)
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]

@@ -1,4 +1,5 @@
-"""The tokens of the structure level (``Tok``, ``LineOp``, ``LineRun``) and the lexer's error (``LexError``)."""
+"""The tokens of the structure level (``Tok``, ``LineOp``, ``LineRun``, ``AliasRun``) and the
+lexer's error (``LexError``)."""
 
 from __future__ import annotations
 
@@ -78,3 +79,16 @@ class LineRun:
 
     def __repr__(self) -> str:
         return f"LineRun({len(self.lines)} ops@{self.start_pos})"
+
+
+class AliasRun(LineRun):
+    """An ``ALIAS_LINES`` token: consecutive alias definitions, one per line, that the text
+    proves whole; ``lines`` holds one ``(start, name end, value start, value end)`` each."""
+
+    __slots__ = ()
+    type = "ALIAS_LINES"
+
+    def __init__(self, lines: list):
+        self.lines = lines
+        self.start_pos = lines[0][0]
+        self.end_pos = lines[-1][3]
