@@ -83,7 +83,9 @@ def parse_structure(tokens, builder):
 
     ``builder`` has one method per rule (``op``, ``region``, ``block``, ``alias``, ``metadata``,
     ``file``), called with the rule's children at each reduction, as a Lark parse-time
-    transformer would be (children of inlined rules spliced in place).
+    transformer would be (children of inlined rules spliced in place); ``builder.shifted``
+    maps a terminal to the function that makes its value when it is shifted (the token
+    itself otherwise), as Lark's lexer callbacks would.
 
     Raises:
         UnexpectedToken: a token the grammar does not allow there (or the input ends early).
@@ -96,6 +98,7 @@ def parse_structure(tokens, builder):
     states = [START_STATE]
     values: list = []
     token = None
+    shifted = getattr(builder, "shifted", {})
 
     def reduce(rule_index: int) -> None:
         name, size, callback, spliced = rules[rule_index]
@@ -136,7 +139,8 @@ def parse_structure(tokens, builder):
                 raise UnexpectedToken(token, _expected(ACTIONS[states[-1]]))
             if action >= 0:
                 states.append(action)
-                values.append(token)
+                make = shifted.get(kind)
+                values.append(make(token) if make is not None else token)
                 break
             # the two reductions of almost every op, inline: `op: OP_LINE` (one child) and a
             # repetition that takes one more item (`__region_star_2: __region_star_2 op`)

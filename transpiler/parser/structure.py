@@ -14,7 +14,7 @@ from typing import List, Optional
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
 from ..ir.attributes import unquote_string
 from .boundary import ALIAS_DEF
-from .tokens import AliasRun, LineRun, Tok
+from .tokens import AliasRun, LineRun, TextTok, Tok
 
 
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
@@ -27,6 +27,10 @@ class StructureBuilder:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.names_distributed = False  # whether an op read so far is a distributed.* op
+        self._names: dict = {}  # op names read so far: one string per name
+        # terminals whose value the builder makes when they are shifted: their ops (and
+        # aliases) exist from then on, and the run's offsets are dropped at once
+        self.shifted = {"OP_LINES": self.ops_of_run, "ALIAS_LINES": self.aliases_of_run}
 
     def op(self, children: list) -> Operation:
         first = children[0]
@@ -70,22 +74,28 @@ class StructureBuilder:
             region.parent = op
         return op
 
-    def ops_of_run(self, run: LineRun) -> List[Operation]:
+    def ops_of_run(self, run: LineRun) -> "_Ops":
         """The ops of an ``OP_LINES`` token, one per line (none is a distributed op:
         :mod:`~transpiler.parser.line_runs` keeps those out of runs)."""
         source = self.source
         text = source.text
-        # Operation(name, regions, parent, location, source, span, def_text, body, generic)
-        return [Operation(text[n0:n1], [], None, None, source, (start, end), text[d0:n0] if d0 >= 0 else None,
-                          [Tok("BODY", text[b0:end], b0, end)] if b0 >= 0 else [], False)
-                for start, d0, n0, n1, b0, end in run.lines]
+        names = self._names
+        ops = _Ops()
+        append = ops.append
+        for start, d0, n0, n1, b0, end in run.lines:
+            name = text[n0:n1]
+            name = names.setdefault(name, name)
+            # Operation(name, regions, parent, location, source, span, def_text, body, generic)
+            append(Operation(name, [], None, None, source, (start, end), text[d0:n0] if d0 >= 0 else None,
+                             [TextTok(text, b0, end)] if b0 >= 0 else [], False))
+        return ops
 
     def _items(self, children: list) -> list:
-        """``children`` with each ``OP_LINES`` token replaced by its ops."""
+        """``children`` with the ops of each ``OP_LINES`` token in its place."""
         items = []
         for c in children:
-            if type(c) is LineRun:
-                items += self.ops_of_run(c)
+            if type(c) is _Ops:
+                items += c
             else:
                 items.append(c)
         return items
@@ -125,17 +135,17 @@ class StructureBuilder:
     def metadata(self, children: list) -> None:
         return None  # `{-# ... #-}`: kept as written by the faithful printer
 
-    def aliases_of_run(self, run: AliasRun) -> List[Alias]:
+    def aliases_of_run(self, run: AliasRun) -> "_Aliases":
         """The aliases of an ``ALIAS_LINES`` token, one per line."""
         text = self.source.text
-        return [Alias(text[start:name_end], text[v0:v1], (start, v1)) for start, name_end, v0, v1 in run.lines]
+        return _Aliases(Alias(text[start:name_end], text[v0:v1], (start, v1)) for start, name_end, v0, v1 in run.lines)
 
     def file(self, children: list) -> Module:
-        if any(type(c) is AliasRun for c in children):
+        if any(type(c) is _Aliases for c in children):
             items = []
             for c in children:
-                if type(c) is AliasRun:
-                    items += self.aliases_of_run(c)
+                if type(c) is _Aliases:
+                    items += c
                 else:
                     items.append(c)
             children = items
@@ -143,6 +153,18 @@ class StructureBuilder:
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]
         return Module(ops=ops, aliases=aliases, source=self.source, names_distributed=self.names_distributed)
+
+
+class _Ops(list):
+    """The ops of one ``OP_LINES`` token, spliced into the rule that holds the token."""
+
+    __slots__ = ()
+
+
+class _Aliases(list):
+    """The aliases of one ``ALIAS_LINES`` token, spliced into the file's items."""
+
+    __slots__ = ()
 
 
 def _op_name(quoted: str) -> str:

@@ -38,6 +38,27 @@ class Tok:
         return f"Tok({self.type}, {self.value!r}@{self.start_pos})"
 
 
+class TextTok:
+    """A ``BODY`` token whose text is read from the source only when asked for (``value``):
+    the ops of a run keep two offsets instead of a copy of their text (issue 16: memory)."""
+
+    __slots__ = ("text", "start_pos", "end_pos")
+    type = "BODY"
+
+    def __init__(self, text: str, start_pos: int, end_pos: int):
+        self.text = text
+        self.start_pos = start_pos
+        self.end_pos = end_pos
+
+    @property
+    def value(self) -> str:
+        """The token's text."""
+        return self.text[self.start_pos:self.end_pos]
+
+    def __repr__(self) -> str:
+        return f"TextTok(BODY, {self.value!r}@{self.start_pos})"
+
+
 class LineOp:
     """An ``OP_LINE`` token: a whole op without regions that its line proves complete.
 
