@@ -21,7 +21,6 @@ from __future__ import annotations
 import functools
 import os
 import time
-from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 import attrs
@@ -244,15 +243,16 @@ def _read_override(request: Request, stem: str, stage: str) -> Optional[Module]:
     """
     if not request.override_dir:
         return None
-    path = Path(request.override_dir) / f"{stem}.{stage}.mlir"
-    if not path.exists():
+    path = os.path.join(request.override_dir, f"{stem}.{stage}.mlir")
+    if not os.path.exists(path):
         return None
     request.notify(f"ttd-lower: overriding stage '{stage}' with file {path}")
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}", Source("", str(path)))]) from None
-    return parse_module(text, str(path))
+        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}", Source("", path))]) from None
+    return parse_module(text, path)
 
 
 def _check_no_distributed_left(module: Module, why: str) -> None:

@@ -13,7 +13,6 @@ Texts are made only when something wants them (``text`` is a function).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Callable, Optional
 
 import attrs
@@ -46,7 +45,7 @@ class Instrumentation:
             OSError: the folder cannot be made or written.
         """
         if self.dump_dir:
-            Path(self.dump_dir).mkdir(parents=True, exist_ok=True)
+            os.makedirs(self.dump_dir, exist_ok=True)
             write_atomic(os.path.join(self.dump_dir, f"{self.stem}.{stage}.mlir"), text)
 
     def is_dump_of(self, stage: str, path: str) -> bool:
