@@ -10,7 +10,7 @@ names it mentions, and its types are unknown.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import attrs
 
@@ -93,11 +93,20 @@ class OpDef:
     implicit_terminator: Optional[str] = None
     stripped_types: Dict[int, str] = attrs.Factory(dict)
     elided: Sequence[str] = ()
-    compiled_format: Tuple = attrs.field(init=False, default=())
+    _compiled_format: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        if self.format is not None:
-            self.compiled_format = compile_format(self.format)
+    @property
+    def compiled_format(self) -> Tuple:
+        """The format's elements (``()`` without a format), compiled on first use: a run
+        compiles the formats of the ops it meets, not those of every declared op.
+
+        Raises:
+            FormatError: the format string is malformed.
+        """
+        compiled = self._compiled_format
+        if compiled is None:
+            compiled = self._compiled_format = compile_format(self.format) if self.format is not None else ()
+        return compiled
 
     def role(self, name: str) -> Optional[str]:
         if any(s.name == name for s in self.operands):
@@ -126,6 +135,7 @@ class OpDef:
 
 
 _REGISTRY: Dict[str, OpDef] = {}
+_LOADED: Set[str] = set()  # dialect prefixes whose modules were imported (or that have none)
 
 
 def register(*opdefs: OpDef) -> None:
@@ -137,14 +147,29 @@ def register(*opdefs: OpDef) -> None:
 
 
 def lookup(name: str) -> Optional[OpDef]:
-    """The declaration of ``name``, or None for an op nobody declared."""
-    if not _REGISTRY:
-        from . import dialects  # noqa: F401  (registers every dialect)
-    return _REGISTRY.get(name)
+    """The declaration of ``name``, or None for an op nobody declared.
+
+    A dialect's module (``transpiler/ir/dialects/``) is imported on the first look-up of one of
+    its op names (``transpiler.ir.dialects.load``), so a run declares only the dialects its
+    module uses.
+    """
+    opdef = _REGISTRY.get(name)
+    if opdef is None:
+        prefix = name.partition(".")[0]
+        if prefix not in _LOADED:
+            from .dialects import load
+
+            load(prefix)
+            _LOADED.add(prefix)
+            opdef = _REGISTRY.get(name)
+    return opdef
 
 
 def registered_names() -> List[str]:
-    lookup("")
+    """Every declared op name (all dialect modules imported)."""
+    from .dialects import load_all
+
+    load_all()
     return sorted(_REGISTRY)
 
 
