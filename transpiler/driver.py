@@ -25,6 +25,7 @@ from typing import Callable, List, Optional, Tuple
 
 import attrs
 
+from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
 from .irdump import Instrumentation
@@ -33,7 +34,7 @@ from .parser import parse_module
 from .pipeline import STAGES, Options, StageTiming, names_distributed_ops, run
 
 
-@attrs.define
+@records.define
 class PrintOptions:
     """How the final (and dumped) modules are printed.
 
@@ -49,7 +50,7 @@ class PrintOptions:
     explicit_locations: bool = False
 
 
-@attrs.define
+@records.define
 class Request:
     """What to compile and how.  ``filename`` names the input in diagnostics and decides the
     first stage.  ``split_line`` is set for a ``--split-input-file`` chunk: the file line it
@@ -74,7 +75,7 @@ class Request:
     ir_stream: Callable[[str], None] = lambda text: None
 
 
-@attrs.define
+@records.define
 class Result:
     """The printed module, the time of each stage, the final module and the warnings the
     stages reported (``Diagnostic`` of severity warning, in order; exit status stays 0)."""

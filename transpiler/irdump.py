@@ -15,8 +15,7 @@ from __future__ import annotations
 import os
 from typing import Callable, Optional
 
-import attrs
-
+from . import records
 from .fileio import write_atomic
 from .pipeline import PASS_NAMES
 
@@ -28,7 +27,7 @@ def header(when: str, stage: str) -> str:
     return f"// -----// IR Dump {when} {PASS_NAMES.get(stage, stage)} ({stage}) ('builtin.module' operation) //----- //\n"
 
 
-@attrs.define
+@records.define
 class Instrumentation:
     """The dump folder and IR printing of one compilation (see the module docstring)."""
 

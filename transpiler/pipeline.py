@@ -14,14 +14,13 @@ from __future__ import annotations
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-import attrs
-
+from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticEngine, with_function_note
 from .ir.core import Module
 from .lowering.distributed_to_hivm import DISTRIBUTED_OPS, LoweringOptions, lower_distributed_to_hivm
 
 
-@attrs.define
+@records.define
 class Options:
     """Everything a stage may need.
 
@@ -138,7 +137,7 @@ def describe() -> str:
     return "".join(f"{name:<{width}}  {DESCRIPTIONS[name]}\n" for name in STAGES)
 
 
-@attrs.define
+@records.define
 class StageTiming:
     name: str
     seconds: float

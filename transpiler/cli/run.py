@@ -14,6 +14,7 @@ from typing import Callable, List, Optional
 
 import attrs
 
+from .. import records
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from .. import driver
 from ..driver import PrintOptions, Request, stage_of
@@ -22,7 +23,7 @@ from ..pipeline import Options, StageTiming
 COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*(?:\n|\Z)", re.M)
 
 
-@attrs.define
+@records.define
 class Settings:
     """What the options ask for (one field per behaviour; the CLI fills it)."""
 
@@ -42,7 +43,7 @@ class Settings:
     lint_only: bool = False  # --lint-only: parse, verify and lint; no output
 
 
-@attrs.define
+@records.define
 class Outcome:
     """The joined output, every diagnostic to report (in order), the stage timings, and
     whether the run failed (an error, or a verification mismatch)."""

@@ -14,6 +14,7 @@ from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tup
 
 import attrs
 
+from .. import records
 from .attributes import Attribute
 from .core import Operation, Value
 from .format import compile_format
@@ -29,7 +30,7 @@ READ_WRITE: FrozenSet[str] = frozenset({READ, WRITE})
 RegionArg = Tuple[str, Type, Optional[str]]  # (SSA name, type, loc text)
 
 
-@attrs.define(frozen=True)
+@records.frozen
 class ValueSpec:
     """An operand or result of an op: name, arity, and its type when the op fixes it (e.g. i32)."""
 
@@ -39,7 +40,7 @@ class ValueSpec:
     type: Optional[Type] = None
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class OpDef:
     """The declaration of one op (see the module docstring).
 
@@ -173,7 +174,7 @@ def registered_names() -> List[str]:
     return sorted(_REGISTRY)
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class OpDetail:
     """Operands, attributes, properties, types and region arguments of one op.
 

@@ -20,6 +20,7 @@ from typing import Dict, List, Optional
 
 import attrs
 
+from .. import records
 from ..diagnostics import ERROR, Diagnostic, DiagnosticEngine, op_location
 from ..ir.attributes import StringAttr, UnitAttr
 from ..ir.core import Module
@@ -44,7 +45,7 @@ LIBRARIES = {
 DEFAULT_LIBRARY = "bundled"
 
 
-@attrs.frozen
+@records.frozen
 class SymbolLibrary:
     """Symbols of a device template library and their C signatures.
 
