@@ -123,7 +123,9 @@ def _print_module_text(module: Module, printing: PrintOptions) -> str:
             raise DiagnosticError([Diagnostic(ERROR, str(e), source, offset)]) from None
     from .emit.faithful import emit_module
 
-    text = emit_module(module)
+    # the stages make ops only for the distributed ops they lower: a module the parser read
+    # none in, with nothing erased, is its input (no walk over its ops to find out)
+    text = emit_module(module, edited=None if names_distributed_ops(module) or module.erased else False)
     if not printing.debuginfo:
         from .emit.strip import strip_locations
 
