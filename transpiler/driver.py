@@ -28,7 +28,6 @@ import attrs
 from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
-from .irdump import Instrumentation
 from .ir.core import Module, Source
 from .parser import parse_module
 from .pipeline import STAGES, Options, StageTiming, names_distributed_ops, run
@@ -198,9 +197,8 @@ def _compile_all(request: Request) -> Result:
     module = parse_module(text, request.filename)
     timings = [StageTiming("parse", time.perf_counter() - t0)]
     printed = functools.partial(print_module_text, printing=request.printing, padding=padding)
-    instrument = Instrumentation(request.dump_dir, stem, request.print_ir_before, request.print_ir_after,
-                                 request.ir_stream)
-    if produced_by is not None and not instrument.is_dump_of(produced_by, request.filename):
+    instrument = _instrumentation(request, stem)
+    if produced_by is not None and request.dump_dir and not instrument.is_dump_of(produced_by, request.filename):
         instrument.dump(produced_by, printed(module))  # never over the input file itself
 
     overridden: List[str] = []  # stages whose output came from the override folder
@@ -235,6 +233,31 @@ def _compile_all(request: Request) -> Result:
     text = printed(module)
     timings.append(StageTiming("print", time.perf_counter() - t1))
     return Result(text, timings, module)
+
+
+class _NoInstrumentation:
+    """What ``irdump.Instrumentation`` does when nothing is dumped or printed: nothing."""
+
+    def is_dump_of(self, stage: str, path: str) -> bool:
+        return False
+
+    def dump(self, stage: str, text: str) -> None:
+        pass
+
+    def before(self, stage: str, text) -> None:
+        pass
+
+    def after(self, stage: str, text) -> None:
+        pass
+
+
+def _instrumentation(request: Request, stem: str):
+    """The dumps and IR prints ``request`` asks for (``transpiler/irdump.py``, imported only then)."""
+    if not (request.dump_dir or request.print_ir_before or request.print_ir_after):
+        return _NoInstrumentation()
+    from .irdump import Instrumentation
+
+    return Instrumentation(request.dump_dir, stem, request.print_ir_before, request.print_ir_after, request.ir_stream)
 
 
 def _read_override(request: Request, stem: str, stage: str) -> Optional[Module]:

@@ -17,7 +17,6 @@ from typing import Callable, Dict, List, Optional, Tuple
 from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticEngine, with_function_note
 from .ir.core import Module
-from .lowering.distributed_to_hivm import DISTRIBUTED_OPS, LoweringOptions, lower_distributed_to_hivm
 
 
 @records.define
@@ -59,11 +58,12 @@ def make_ttir(module: Module, options: Options) -> Module:
     Raises:
         DiagnosticError: with every verification error.
     """
-    from .ir.verifier import verify_op
-
     engine = DiagnosticEngine(options.error_limit)
     if not names_distributed_ops(module):
         return module
+    from .ir.verifier import verify_op
+    from .lowering.distributed_to_hivm import DISTRIBUTED_OPS
+
     for op in module.walk():
         if op.name in DISTRIBUTED_OPS:
             for d in verify_op(op):
@@ -102,6 +102,8 @@ def make_ttadapter(module: Module, options: Options) -> Module:
             engine.check()
     if not names_distributed_ops(module):
         return module  # nothing to lower, so no custom op of ours to check
+    from .lowering.distributed_to_hivm import LoweringOptions, lower_distributed_to_hivm
+
     lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback,
                                                       library=library), engine)
     if library is not None:
