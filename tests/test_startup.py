@@ -68,6 +68,7 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path):
     ours = {m: by for m, by in first.items() if by.startswith("transpiler") and not by.startswith("transpiler.parser")}
     assert not ours, f"imported by ttd-lower outside the parser: {ours}"
     assert "rich" not in modules  # only for diagnostics on a terminal
+    assert "locale" not in modules  # click's translated texts (help, version, option errors) are not looked up
     for unused in ("irdump", "split", "verify_diagnostics", "debuginfo", "triton_ascend", "ir.dialects.math",
                    "ir.dialects.misc", "ir.dialects.cf"):
         assert f"transpiler.{unused}" not in modules, unused

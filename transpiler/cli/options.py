@@ -65,6 +65,27 @@ class GroupedCommand(click.Command):
         """Write :func:`render_help`'s text."""
         formatter.write(render_help(self, ctx))
 
+    def get_help_option(self, ctx: click.Context) -> Optional[click.Option]:
+        """click's ``--help`` option, made once per command with its help text given: click
+        makes its own with a translated text, and that look-up (``gettext``, which imports
+        ``locale`` and searches the catalogue folders) would run on every start."""
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        made = getattr(self, "_ttd_help_option", None)
+        if made is None:
+            made = click.Option(names, is_flag=True, is_eager=True, expose_value=False, callback=_show_help,
+                                help="Show this message and exit.")
+            self._ttd_help_option = made
+        return made
+
+
+def _show_help(ctx: click.Context, _param, value: bool) -> None:
+    """The help option's action, as click's: print the help and exit."""
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
 
 def _option_names(command: click.Command, ctx: Optional[click.Context] = None) -> Dict[str, Tuple[bool, Optional[str]]]:
     """``--name`` / ``-n`` -> (takes a value, implicit value) for every option of ``command``."""
