@@ -83,6 +83,8 @@ def test_a_module_without_distributed_ops_loads_no_lowering(tmp_path):
     assert (tmp_path / "out.mlir").read_text() == "module {\n  tt.func @f() {\n    tt.return\n  }\n}\n"
     assert "transpiler.lowering.distributed_to_hivm" not in modules
     assert "transpiler.analysis" not in modules  # the lint has nothing to look at
+    assert "transpiler.lowering.link_check" not in modules  # nor the link check (no --symbol-list given)
+    assert "transpiler.emit.printer" not in modules  # the output is the input text
 
 
 def test_the_dialect_table_names_the_modules_of_every_op():

@@ -96,11 +96,11 @@ def make_ttadapter(module: Module, options: Options) -> Module:
     """
     if options.lint:
         run_lint(module, options)
-    from .lowering.link_check import SymbolListError, check_symbols, load_library
-
     engine = DiagnosticEngine(options.error_limit)
     library = None
-    if options.link_check:
+    if options.link_check and (options.symbol_list or names_distributed_ops(module)):  # a given list is always read
+        from .lowering.link_check import SymbolListError, load_library
+
         try:
             library = load_library(options.symbol_list, options.device_library)
         except SymbolListError as e:
@@ -113,6 +113,8 @@ def make_ttadapter(module: Module, options: Options) -> Module:
     lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback,
                                                       library=library), engine)
     if library is not None:
+        from .lowering.link_check import check_symbols
+
         check_symbols(module, library, engine)
         engine.check()
     return module

@@ -143,7 +143,7 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
 
             try:
                 text = read_input(input_path)
-                if not no_link_check:
+                if not no_link_check and symbol_list is not None:
                     _load_symbols(symbol_list, device_library)  # a bad --symbol-list: a usage error, before any work
                 env_dump, ir_stream = _ir_dump_from_environment(text)
                 settings = Settings(

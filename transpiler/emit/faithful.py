@@ -14,7 +14,6 @@ import bisect
 from typing import List, Optional, Tuple
 
 from ..ir.core import Module, Operation
-from .printer import ModulePrinter, print_op
 
 Span = Tuple[int, int]
 
@@ -86,6 +85,8 @@ class _Splicer:
     def print_new(self, op: Operation, newline: str, indent: str) -> str:
         """A new op's text; one with regions (the ``scf.if`` guard of a predicated wait) takes
         several lines, the later ones at ``indent``."""
+        from .printer import ModulePrinter, print_op  # only for a module with new ops
+
         if not op.regions:
             return print_op(op, with_location=self.with_locations)
         lines: List[str] = []
