@@ -9,10 +9,11 @@ holds every located problem (``str(e)`` is their MLIR-style rendering).
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
-from .diagnostics import DiagnosticError
+from .diagnostics import Diagnostic, DiagnosticError
 from .driver import PrintOptions, Request, Result, compile_text
+from .gcpause import collector_paused
 from .pipeline import Options
 
 
@@ -80,14 +81,14 @@ def lower(text: str, *, filename: str = "<input>", core_type_fallback: bool = Fa
                       device_library=device_library, lint=lint, no_warn=_rules(no_warn),
                       warnings_as_errors=warnings_as_errors)
     printing = PrintOptions(generic=generic, debuginfo=not strip_debuginfo)
-    result = compile_checked(Request(text, filename, options, printing, split_line=split_line,
-                                     stage_from_name=False))
-    if result.warnings:
+    out, found = _text_and_warnings(Request(text, filename, options, printing, split_line=split_line,
+                                            stage_from_name=False))
+    if found:
         import warnings
 
-        for d in result.warnings:
+        for d in found:
             warnings.warn(LoweringWarning(d), stacklevel=2)
-    return result.text
+    return out
 
 
 def lint(text: str, *, filename: str = "<input>", no_warn: Iterable[str] = (), split_line: Optional[int] = None) -> List:
@@ -102,7 +103,7 @@ def lint(text: str, *, filename: str = "<input>", no_warn: Iterable[str] = (), s
     _check_text(text, "lint")
     request = Request(text, filename, Options(no_warn=_rules(no_warn)), split_line=split_line,
                       stage_from_name=False, lint_only=True)
-    return list(compile_checked(request).warnings)
+    return _text_and_warnings(request)[1]
 
 
 def _check_text(text, function: str) -> None:
@@ -117,6 +118,22 @@ def _rules(names: Iterable[str]) -> tuple:
     if isinstance(names, str):
         names = (names,)
     return tuple(check_rule_names(names))
+
+
+def _text_and_warnings(request: Request) -> Tuple[str, List[Diagnostic]]:
+    """The printed module and its warnings, compiled with the cyclic collector paused until the
+    module is dropped.
+
+    The IR is full of reference cycles (parent pointers), so a dropped module is freed by the
+    collector.  Re-enabling it while the compile's result is still held makes the first young
+    collection move every object of the module to an older generation, which collects them
+    later at several times the cost; here they are still young when the collector runs again.
+    """
+    with collector_paused():
+        result = compile_checked(request)
+        out, found = result.text, list(result.warnings)
+        del result  # garbage now, while the collector is still paused
+    return out, found
 
 
 def compile_checked(request: Request) -> Result:

@@ -20,6 +20,7 @@ from typing import IO, List, Optional, Tuple
 
 import attrs
 
+from . import records
 from .ir.core import Operation, Source
 
 ERROR = "error"
@@ -28,7 +29,7 @@ NOTE = "note"
 REMARK = "remark"
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Note:
     """An extra located message attached to a diagnostic (MLIR's ``note:``)."""
 
@@ -37,7 +38,7 @@ class Note:
     offset: Optional[int] = None
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Diagnostic:
     """``severity`` (error/warning/remark), a message and where it points.
 

@@ -21,20 +21,19 @@ from __future__ import annotations
 import functools
 import os
 import time
-from pathlib import Path
 from typing import Callable, List, Optional, Tuple
 
 import attrs
 
+from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
-from .irdump import Instrumentation
 from .ir.core import Module, Source
 from .parser import parse_module
 from .pipeline import STAGES, Options, StageTiming, names_distributed_ops, run
 
 
-@attrs.define
+@records.define
 class PrintOptions:
     """How the final (and dumped) modules are printed.
 
@@ -50,7 +49,7 @@ class PrintOptions:
     explicit_locations: bool = False
 
 
-@attrs.define
+@records.define
 class Request:
     """What to compile and how.  ``filename`` names the input in diagnostics and decides the
     first stage.  ``split_line`` is set for a ``--split-input-file`` chunk: the file line it
@@ -75,7 +74,7 @@ class Request:
     ir_stream: Callable[[str], None] = lambda text: None
 
 
-@attrs.define
+@records.define
 class Result:
     """The printed module, the time of each stage, the final module and the warnings the
     stages reported (``Diagnostic`` of severity warning, in order; exit status stays 0)."""
@@ -123,7 +122,9 @@ def _print_module_text(module: Module, printing: PrintOptions) -> str:
             raise DiagnosticError([Diagnostic(ERROR, str(e), source, offset)]) from None
     from .emit.faithful import emit_module
 
-    text = emit_module(module)
+    # the stages make ops only for the distributed ops they lower: a module the parser read
+    # none in, with nothing erased, is its input (no walk over its ops to find out)
+    text = emit_module(module, edited=None if names_distributed_ops(module) or module.erased else False)
     if not printing.debuginfo:
         from .emit.strip import strip_locations
 
@@ -196,9 +197,8 @@ def _compile_all(request: Request) -> Result:
     module = parse_module(text, request.filename)
     timings = [StageTiming("parse", time.perf_counter() - t0)]
     printed = functools.partial(print_module_text, printing=request.printing, padding=padding)
-    instrument = Instrumentation(request.dump_dir, stem, request.print_ir_before, request.print_ir_after,
-                                 request.ir_stream)
-    if produced_by is not None and not instrument.is_dump_of(produced_by, request.filename):
+    instrument = _instrumentation(request, stem)
+    if produced_by is not None and request.dump_dir and not instrument.is_dump_of(produced_by, request.filename):
         instrument.dump(produced_by, printed(module))  # never over the input file itself
 
     overridden: List[str] = []  # stages whose output came from the override folder
@@ -235,6 +235,31 @@ def _compile_all(request: Request) -> Result:
     return Result(text, timings, module)
 
 
+class _NoInstrumentation:
+    """What ``irdump.Instrumentation`` does when nothing is dumped or printed: nothing."""
+
+    def is_dump_of(self, stage: str, path: str) -> bool:
+        return False
+
+    def dump(self, stage: str, text: str) -> None:
+        pass
+
+    def before(self, stage: str, text) -> None:
+        pass
+
+    def after(self, stage: str, text) -> None:
+        pass
+
+
+def _instrumentation(request: Request, stem: str):
+    """The dumps and IR prints ``request`` asks for (``transpiler/irdump.py``, imported only then)."""
+    if not (request.dump_dir or request.print_ir_before or request.print_ir_after):
+        return _NoInstrumentation()
+    from .irdump import Instrumentation
+
+    return Instrumentation(request.dump_dir, stem, request.print_ir_before, request.print_ir_after, request.ir_stream)
+
+
 def _read_override(request: Request, stem: str, stage: str) -> Optional[Module]:
     """The module of ``<override_dir>/<stem>.<stage>.mlir`` when that file exists (announced
     through ``request.notify``), else None.
@@ -244,15 +269,16 @@ def _read_override(request: Request, stem: str, stage: str) -> Optional[Module]:
     """
     if not request.override_dir:
         return None
-    path = Path(request.override_dir) / f"{stem}.{stage}.mlir"
-    if not path.exists():
+    path = os.path.join(request.override_dir, f"{stem}.{stage}.mlir")
+    if not os.path.exists(path):
         return None
     request.notify(f"ttd-lower: overriding stage '{stage}' with file {path}")
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
     except (OSError, UnicodeDecodeError) as e:
-        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}", Source("", str(path)))]) from None
-    return parse_module(text, str(path))
+        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}", Source("", path))]) from None
+    return parse_module(text, path)
 
 
 def _check_no_distributed_left(module: Module, why: str) -> None:

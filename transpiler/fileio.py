@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import tempfile
 import time
 from typing import Iterator, Set
 
@@ -26,6 +25,7 @@ PENDING: Set[str] = set()
 
 HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 TEST_PAUSE_ENV = "TTD_LOWER_TEST_PAUSE_WRITE"
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
 
 
 @contextlib.contextmanager
@@ -59,7 +59,7 @@ def write_atomic(path: str, text: str) -> None:
     """
     folder = os.path.dirname(os.path.abspath(path))
     with signals_blocked():
-        fd, tmp = tempfile.mkstemp(prefix=".ttd-lower-", suffix=".tmp", dir=folder)
+        fd, tmp = _create_temporary(folder)
         PENDING.add(tmp)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
@@ -83,6 +83,23 @@ def write_atomic(path: str, text: str) -> None:
                 os.unlink(tmp)
             PENDING.discard(tmp)
         raise
+
+
+def _create_temporary(folder: str):
+    """(descriptor, path) of a new, empty, private file ``.ttd-lower-<random>.tmp`` in ``folder``,
+    as ``tempfile.mkstemp`` makes it (exclusive creation, mode 0600), without importing
+    ``tempfile`` (and ``shutil``, ``random``) at start-up.
+
+    Raises:
+        OSError: the folder cannot be written.
+    """
+    for _ in range(100):
+        path = os.path.join(folder, f".ttd-lower-{os.urandom(6).hex()}.tmp")
+        try:
+            return os.open(path, _CREATE_FLAGS, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no unused temporary file name in '{folder}'")
 
 
 def _pause_halfway(f, text: str, ready_file: str) -> None:

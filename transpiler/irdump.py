@@ -13,11 +13,9 @@ Texts are made only when something wants them (``text`` is a function).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Callable, Optional
 
-import attrs
-
+from . import records
 from .fileio import write_atomic
 from .pipeline import PASS_NAMES
 
@@ -29,7 +27,7 @@ def header(when: str, stage: str) -> str:
     return f"// -----// IR Dump {when} {PASS_NAMES.get(stage, stage)} ({stage}) ('builtin.module' operation) //----- //\n"
 
 
-@attrs.define
+@records.define
 class Instrumentation:
     """The dump folder and IR printing of one compilation (see the module docstring)."""
 
@@ -46,7 +44,7 @@ class Instrumentation:
             OSError: the folder cannot be made or written.
         """
         if self.dump_dir:
-            Path(self.dump_dir).mkdir(parents=True, exist_ok=True)
+            os.makedirs(self.dump_dir, exist_ok=True)
             write_atomic(os.path.join(self.dump_dir, f"{self.stem}.{stage}.mlir"), text)
 
     def is_dump_of(self, stage: str, path: str) -> bool:

@@ -14,14 +14,12 @@ from __future__ import annotations
 import time
 from typing import Callable, Dict, List, Optional, Tuple
 
-import attrs
-
+from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticEngine, with_function_note
 from .ir.core import Module
-from .lowering.distributed_to_hivm import DISTRIBUTED_OPS, LoweringOptions, lower_distributed_to_hivm
 
 
-@attrs.define
+@records.define
 class Options:
     """Everything a stage may need.
 
@@ -60,11 +58,12 @@ def make_ttir(module: Module, options: Options) -> Module:
     Raises:
         DiagnosticError: with every verification error.
     """
-    from .ir.verifier import verify_op
-
     engine = DiagnosticEngine(options.error_limit)
     if not names_distributed_ops(module):
         return module
+    from .ir.verifier import verify_op
+    from .lowering.distributed_to_hivm import DISTRIBUTED_OPS
+
     for op in module.walk():
         if op.name in DISTRIBUTED_OPS:
             for d in verify_op(op):
@@ -74,7 +73,13 @@ def make_ttir(module: Module, options: Options) -> Module:
 
 
 def run_lint(module: Module, options: Options) -> Module:
-    """The protocol lint (issue 17): its warnings go to ``module.warnings``; nothing else changes."""
+    """The protocol lint (issue 17): its warnings go to ``module.warnings``; nothing else changes.
+
+    Every rule is about distributed ops: in a module the parser read none in, the lint finds
+    nothing, and its modules are not even imported (unless ``no_warn`` names rules to check).
+    """
+    if not names_distributed_ops(module) and not options.no_warn:
+        return module
     from .analysis import lint_module
 
     module.warnings.extend(lint_module(module, options.no_warn))
@@ -91,11 +96,11 @@ def make_ttadapter(module: Module, options: Options) -> Module:
     """
     if options.lint:
         run_lint(module, options)
-    from .lowering.link_check import SymbolListError, check_symbols, load_library
-
     engine = DiagnosticEngine(options.error_limit)
     library = None
-    if options.link_check:
+    if options.link_check and (options.symbol_list or names_distributed_ops(module)):  # a given list is always read
+        from .lowering.link_check import SymbolListError, load_library
+
         try:
             library = load_library(options.symbol_list, options.device_library)
         except SymbolListError as e:
@@ -103,9 +108,13 @@ def make_ttadapter(module: Module, options: Options) -> Module:
             engine.check()
     if not names_distributed_ops(module):
         return module  # nothing to lower, so no custom op of ours to check
+    from .lowering.distributed_to_hivm import LoweringOptions, lower_distributed_to_hivm
+
     lower_distributed_to_hivm(module, LoweringOptions(core_type_fallback=options.core_type_fallback,
                                                       library=library), engine)
     if library is not None:
+        from .lowering.link_check import check_symbols
+
         check_symbols(module, library, engine)
         engine.check()
     return module
@@ -138,7 +147,7 @@ def describe() -> str:
     return "".join(f"{name:<{width}}  {DESCRIPTIONS[name]}\n" for name in STAGES)
 
 
-@attrs.define
+@records.define
 class StageTiming:
     name: str
     seconds: float

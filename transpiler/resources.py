@@ -15,34 +15,43 @@ from __future__ import annotations
 
 import functools
 import os
-from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
-_REPO = _PACKAGE.parent
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
+_REPO = os.path.dirname(_PACKAGE)
 
 
-def data_path(*parts: str) -> Path:
-    """Path of a data file: ``grammars/...`` or ``device_templates/...``.
+def data_file(*parts: str) -> str:
+    """Path (a string) of a data file: ``grammars/...`` or ``device_templates/...``.
 
     Raises:
         FileNotFoundError: if the file is in neither the installed nor the checkout layout.
     """
-    for base in (_PACKAGE / "_data", _REPO):
-        candidate = base.joinpath(*parts)
-        if candidate.exists():
+    for base in (os.path.join(_PACKAGE, "_data"), _REPO):
+        candidate = os.path.join(base, *parts)
+        if os.path.exists(candidate):
             return candidate
     raise FileNotFoundError("/".join(parts))
+
+
+def data_path(*parts: str):
+    """:func:`data_file` as a ``pathlib.Path`` (``pathlib`` is imported only here)."""
+    from pathlib import Path
+
+    return Path(data_file(*parts))
 
 
 @functools.lru_cache(maxsize=None)
 def grammar_text() -> str:
     """Text of ``grammars/ttir.lark``."""
-    return data_path("grammars", "ttir.lark").read_text(encoding="utf-8")
+    with open(data_file("grammars", "ttir.lark"), encoding="utf-8") as f:
+        return f.read()
 
 
 CACHE_ENV = "TTD_LOWER_CACHE"
 
 
-def cache_dir() -> Path:
-    """The project's cache folder: ``$TTD_LOWER_CACHE``, default ``~/.cache/ttd-lower``."""
+def cache_dir():
+    """The project's cache folder (a ``pathlib.Path``): ``$TTD_LOWER_CACHE``, default ``~/.cache/ttd-lower``."""
+    from pathlib import Path
+
     return Path(os.path.expanduser(os.environ.get(CACHE_ENV) or os.path.join("~", ".cache", "ttd-lower")))

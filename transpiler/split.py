@@ -19,12 +19,12 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
-import attrs
+from . import records
 
 DEFAULT_MARKER = "// -----"
 
 
-@attrs.define
+@records.define
 class Chunk:
     """One chunk: its text, the file line it starts on, its offset in the file, and the
     marker line that ends it (empty for the last chunk)."""

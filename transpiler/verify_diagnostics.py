@@ -27,8 +27,7 @@ from __future__ import annotations
 import re
 from typing import Iterator, List, Optional, Tuple
 
-import attrs
-
+from . import records
 from .diagnostics import ERROR, NOTE, WARNING, Diagnostic
 from .ir.core import Source
 
@@ -36,7 +35,7 @@ _DESIGNATOR = re.compile(r"expected-(error|note|remark|warning)(-re)? *(@([+-][0
 _MENTION = re.compile(r"expected-(?:error|note|remark|warning)\b")
 
 
-@attrs.define
+@records.define
 class Expectation:
     """One designator: kind, message, the file line it applies to (None: ``@unknown``), the
     file offset of its ``expected-`` and, for ``-re``, the compiled pattern."""

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Tuple
 
 import attrs
 
+from .. import records
 from ..ir.core import Operation
 from .dataflow import CALL_OPS, RETURN_OPS, attribute, is_function
 
@@ -38,7 +39,7 @@ def is_barrier(op: Operation) -> bool:
     return not isinstance(text, str) or text.startswith(BARRIER_PREFIXES)
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Load:
     """A load or atomic and the latest wait that dominates it with no barrier since (or None)."""
 
@@ -46,7 +47,7 @@ class Load:
     wait: Optional[Operation]
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class FunctionFacts:
     """The ops of one function the rules need, by kind, in program order."""
 

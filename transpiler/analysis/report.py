@@ -7,11 +7,12 @@ from typing import List, Optional, Tuple
 
 import attrs
 
+from .. import records
 from ..diagnostics import WARNING, Diagnostic, Note, op_location
 from ..ir.core import Operation, Value
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class Finding:
     """One problem: the rule, the op it is about, the message, and (op, text) notes."""
 

@@ -43,6 +43,14 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
         ctx.exit(EXIT_OK)
 
 
+def _print_version(ctx: click.Context, _param, value: bool) -> None:
+    """``--version``: what ``click.version_option`` prints (``ttd-lower, version X``), without
+    the translation look-ups that option makes at import."""
+    if value and not ctx.resilient_parsing:
+        click.echo(f"ttd-lower, version {__version__}", color=ctx.color)
+        ctx.exit(EXIT_OK)
+
+
 @click.command(cls=GroupedCommand, context_settings={"help_option_names": ["--help", "-h"]})
 @click.argument("input_path", metavar="IN", default="-")
 @option("-o", "--output", "output_path", value_name="<filename>", default=None,
@@ -101,8 +109,8 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
         help="Print the IR before each stage, on stderr (also MLIR_ENABLE_DUMP=1).")
 @option("--mlir-print-ir-after-all", "print_after", is_flag=True, group=DEBUGGING,
         help="Print the IR after each stage, on stderr (also MLIR_ENABLE_DUMP=1).")
-@click.version_option(__version__, "--version", prog_name="ttd-lower", cls=GroupedOption, group=GENERIC,
-                      help="Display the version of this program.")
+@option("--version", is_flag=True, is_eager=True, expose_value=False, callback=_print_version, group=GENERIC,
+        help="Display the version of this program.")
 def main(input_path: str, output_path: Optional[str], split_marker: Optional[str], output_split_marker: Optional[str],
          allow_unregistered_dialect: bool, core_type_fallback: str, no_link_check: bool, symbol_list: Optional[str],
          device_library: str, list_symbols: bool, lint_only: bool, no_lint: bool, no_warn: tuple,
@@ -135,7 +143,7 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
 
             try:
                 text = read_input(input_path)
-                if not no_link_check:
+                if not no_link_check and symbol_list is not None:
                     _load_symbols(symbol_list, device_library)  # a bad --symbol-list: a usage error, before any work
                 env_dump, ir_stream = _ir_dump_from_environment(text)
                 settings = Settings(

@@ -4,6 +4,10 @@
   lines use one dash).  Only names of this command's long options are rewritten, so ``-o`` and
   ``-`` (stdin) keep their meaning, and nothing after ``--`` is touched.
 * ``-o=out`` is ``-o out`` (LLVM's reading; click would take ``=out`` as the value).
+* A short option that has a long name (``-o``) is passed to click under the long name
+  (``--output``): click tries every single-dash word as a long option first, and the failed
+  try builds a "no such option" error with spelling suggestions (importing ``difflib`` and
+  the translation catalogues) on every run.
 * An option with an *implicit value* (``--split-input-file[=<marker>]``) takes a value only
   after ``=``, as ``cl::ValueOptional`` does: ``--split-input-file FILE`` leaves ``FILE`` the
   input.
@@ -53,12 +57,34 @@ class GroupedCommand(click.Command):
     """A click command that reads ``mlir-opt``-style arguments and prints ``mlir-opt``-style help."""
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
-        """Parse ``args`` after :func:`normalize_args` rewrote the mlir-opt spellings."""
-        return super().parse_args(ctx, normalize_args(self, args))
+        """Parse ``args`` after :func:`normalize_args` rewrote the mlir-opt spellings (and
+        :func:`long_spellings` the short options)."""
+        return super().parse_args(ctx, long_spellings(self, normalize_args(self, args)))
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Write :func:`render_help`'s text."""
         formatter.write(render_help(self, ctx))
+
+    def get_help_option(self, ctx: click.Context) -> Optional[click.Option]:
+        """click's ``--help`` option, made once per command with its help text given: click
+        makes its own with a translated text, and that look-up (``gettext``, which imports
+        ``locale`` and searches the catalogue folders) would run on every start."""
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        made = getattr(self, "_ttd_help_option", None)
+        if made is None:
+            made = click.Option(names, is_flag=True, is_eager=True, expose_value=False, callback=_show_help,
+                                help="Show this message and exit.")
+            self._ttd_help_option = made
+        return made
+
+
+def _show_help(ctx: click.Context, _param, value: bool) -> None:
+    """The help option's action, as click's: print the help and exit."""
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
 
 
 def _option_names(command: click.Command, ctx: Optional[click.Context] = None) -> Dict[str, Tuple[bool, Optional[str]]]:
@@ -73,6 +99,18 @@ def _option_names(command: click.Command, ctx: Optional[click.Context] = None) -
             names[name] = (not p.is_flag and implicit is None, implicit)
     names.setdefault("--help", (False, None))
     return names
+
+
+def _long_names(command: click.Command) -> Dict[str, str]:
+    """``-o`` -> ``--output`` for every short option of ``command`` that has a long name."""
+    long_of: Dict[str, str] = {}
+    for p in command.params:
+        if isinstance(p, click.Option):
+            longs = [n for n in p.opts if n.startswith("--")]
+            for name in p.opts:
+                if len(name) == 2 and name[0] == "-" and longs:
+                    long_of[name] = longs[0]
+    return long_of
 
 
 def normalize_args(command: click.Command, args: List[str]) -> List[str]:
@@ -100,6 +138,31 @@ def normalize_args(command: click.Command, args: List[str]) -> List[str]:
         if implicit is not None and not eq:
             arg = f"{name}={implicit}"
         expects_value = takes_value and not eq
+        out.append(arg)
+    return out
+
+
+def long_spellings(command: click.Command, args: List[str]) -> List[str]:
+    """``-o x`` -> ``--output x`` for the short options of ``command`` that have a long name
+    (``args`` as :func:`normalize_args` returns them; values and everything after ``--`` are
+    left alone, and so is a last option missing its value, so that click's message names it
+    as written)."""
+    names = _option_names(command)
+    long_of = _long_names(command)
+    out: List[str] = []
+    expects_value = False
+    for i, arg in enumerate(args):
+        if arg == "--":
+            out.extend(args[i:])
+            break
+        if expects_value:
+            out.append(arg)
+            expects_value = False
+            continue
+        takes_value = names.get(arg, (False,))[0]
+        if arg in long_of and (not takes_value or i + 1 < len(args)):
+            arg = long_of[arg]
+        expects_value = takes_value
         out.append(arg)
     return out
 

@@ -14,15 +14,16 @@ from typing import Callable, List, Optional
 
 import attrs
 
+from .. import records
 from ..diagnostics import ERROR, WARNING, Diagnostic
 from .. import driver
 from ..driver import PrintOptions, Request, stage_of
 from ..pipeline import Options, StageTiming
 
-COMMENT_LINE = re.compile(r"^[ \t]*//[^\n]*(?:\n|\Z)", re.M)
+COMMENT_LINE = r"^[ \t]*//[^\n]*(?:\n|\Z)"  # compiled (re's cache) only under --strip-comments
 
 
-@attrs.define
+@records.define
 class Settings:
     """What the options ask for (one field per behaviour; the CLI fills it)."""
 
@@ -42,7 +43,7 @@ class Settings:
     lint_only: bool = False  # --lint-only: parse, verify and lint; no output
 
 
-@attrs.define
+@records.define
 class Outcome:
     """The joined output, every diagnostic to report (in order), the stage timings, and
     whether the run failed (an error, or a verification mismatch)."""
@@ -61,15 +62,18 @@ def run(text: str, filename: str, settings: Settings) -> Outcome:
     """
     from ..diagnostics import DiagnosticError
     from ..ir.core import Source
-    from ..split import Chunk, join_outputs, near_misses, split_input
 
     split = settings.split_marker is not None
-    chunks = split_input(text, settings.split_marker) if split else [Chunk(text, 1)]
     whole = Source(text, filename)
     diagnostics: List[Diagnostic] = []
     if split:
+        from ..split import near_misses, split_input
+
+        chunks = split_input(text, settings.split_marker)
         diagnostics += [Diagnostic(WARNING, "near miss with file split marker", whole, offset)
                         for offset in near_misses(text, settings.split_marker)]
+    else:
+        chunks = [_Whole(text)]
     stem = stage_of(filename)[0]
     outputs: List[str] = []
     timings: List[StageTiming] = []
@@ -94,10 +98,26 @@ def run(text: str, filename: str, settings: Settings) -> Outcome:
             found = check(whole, found, chunk.offset, chunk.offset + len(chunk.text),
                           only_expected=settings.verify == "only-expected")
         failed = failed or any(d.severity == ERROR for d in found)
-        outputs.append(COMMENT_LINE.sub("", output) if settings.strip_comments else output)
+        outputs.append(re.sub(COMMENT_LINE, "", output, flags=re.M) if settings.strip_comments else output)
         diagnostics.extend(found)
-    return Outcome(join_outputs(chunks, outputs, settings.output_marker if split else None), diagnostics,
-                   merge_timings(timings), failed)
+    if split:
+        from ..split import join_outputs
+
+        joined = join_outputs(chunks, outputs, settings.output_marker)
+    else:
+        joined = outputs[0]
+    return Outcome(joined, diagnostics, merge_timings(timings), failed)
+
+
+class _Whole:
+    """The input as the one chunk of a run without ``--split-input-file`` (``split.Chunk``'s
+    fields, without importing the split module)."""
+
+    __slots__ = ("text",)
+    start_line, offset, marker = 1, 0, ""
+
+    def __init__(self, text: str):
+        self.text = text
 
 
 def merge_timings(timings: List[StageTiming]) -> List[StageTiming]:

@@ -14,7 +14,6 @@ import bisect
 from typing import List, Optional, Tuple
 
 from ..ir.core import Module, Operation
-from .printer import ModulePrinter, print_op
 
 Span = Tuple[int, int]
 
@@ -86,6 +85,8 @@ class _Splicer:
     def print_new(self, op: Operation, newline: str, indent: str) -> str:
         """A new op's text; one with regions (the ``scf.if`` guard of a predicated wait) takes
         several lines, the later ones at ``indent``."""
+        from .printer import ModulePrinter, print_op  # only for a module with new ops
+
         if not op.regions:
             return print_op(op, with_location=self.with_locations)
         lines: List[str] = []
@@ -119,8 +120,11 @@ def _edited(module: Module) -> bool:
     return any(op.source is None for op in module.walk())
 
 
-def emit_module(module: Module, with_locations: bool = True) -> str:
+def emit_module(module: Module, with_locations: bool = True, edited: Optional[bool] = None) -> str:
     """The module's text: its source with rewritten ops spliced in (or the source itself).
+
+    ``edited``: whether any op was added or erased, when the caller knows (the driver: the
+    stages edit only modules with distributed ops); None walks the module to find out.
 
     Raises:
         ValueError: the module has no source text (print in-memory modules with the
@@ -128,6 +132,6 @@ def emit_module(module: Module, with_locations: bool = True) -> str:
     """
     if module.source is None:
         raise ValueError("emit_module needs a module parsed from text")
-    if not _edited(module):
+    if not (_edited(module) if edited is None else edited):
         return module.source.text
     return _Splicer(module, with_locations).run()

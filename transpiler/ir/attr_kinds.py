@@ -8,7 +8,8 @@ of a type or attribute for it, so that ``ir/`` never imports the parser.
 from __future__ import annotations
 
 from typing import Optional, Tuple
-import attrs
+
+from .. import records
 from .attributes import Attribute, IntegerAttr
 from .format import FormatError
 from .types import I32, IntegerType
@@ -53,7 +54,7 @@ class TokenAttrKind(AttrKind):
         return str(attr)
 
 
-@attrs.define(frozen=True)
+@records.frozen
 class EnumKeyword(AttrKind):
     """An i32 enum printed as a keyword (``scope = gpu``), stored as ``N : i32``.
 
@@ -86,7 +87,7 @@ class EnumKeyword(AttrKind):
         return next((k for k, v in self.values if v == value), None)
 
 
-@attrs.define(frozen=True)
+@records.frozen
 class TypedValue(AttrKind):
     """A literal with its type (``3 : i64``, ``dense<0.0> : tensor<4xf32>``, ``true``)."""
 
@@ -107,7 +108,7 @@ class TypedValue(AttrKind):
         return str(attr)
 
 
-@attrs.define(frozen=True)
+@records.frozen
 class SymbolRef(AttrKind):
     """A symbol reference (``@callee``)."""
 

@@ -14,8 +14,7 @@ from __future__ import annotations
 import re
 from typing import Mapping, Optional, Tuple
 
-import attrs
-
+from .. import records
 from .types import IntegerType, Type
 
 _BARE_ID = re.compile(r"[A-Za-z_][\w$.]*\Z")
@@ -27,7 +26,7 @@ class Attribute:
     __slots__ = ()
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class IntegerAttr(Attribute):
     """``<value> : <type>``; ``type`` None prints the value alone (as inside ``array<>``)."""
 
@@ -42,7 +41,7 @@ class IntegerAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class BoolAttr(Attribute):
     """``true`` / ``false``."""
 
@@ -54,7 +53,7 @@ class BoolAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class FloatAttr(Attribute):
     """A float literal kept as written (``1.500000e+00 : f32``, ``0xFF800000 : f32``).
 
@@ -71,7 +70,7 @@ class FloatAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class StringAttr(Attribute):
     """A string; ``value`` is the decoded string, ``str()`` the escaped MLIR literal."""
 
@@ -83,7 +82,7 @@ class StringAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class UnitAttr(Attribute):
     """The unit attribute: printed as a bare name inside a dictionary."""
 
@@ -93,7 +92,7 @@ class UnitAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class DenseI32ArrayAttr(Attribute):
     """``array<i32: 0, 1>`` (``array<i32>`` when empty)."""
 
@@ -107,7 +106,7 @@ class DenseI32ArrayAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class ArrayAttr(Attribute):
     """``[a, b, ...]``."""
 
@@ -119,7 +118,7 @@ class ArrayAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class DictAttr(Attribute):
     """``{name = value, ...}``, entries kept as an ordered tuple of pairs."""
 
@@ -134,7 +133,7 @@ class DictAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class TypeAttr(Attribute):
     """A type used as an attribute."""
 
@@ -146,7 +145,7 @@ class TypeAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class SymbolRefAttr(Attribute):
     """``@name`` as written (quoted names keep their quotes)."""
 
@@ -158,7 +157,7 @@ class SymbolRefAttr(Attribute):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class OpaqueAttr(Attribute):
     """Any other attribute, kept as the exact text it was written with."""
 

@@ -10,10 +10,11 @@ names it mentions, and its types are unknown.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import attrs
 
+from .. import records
 from .attributes import Attribute
 from .core import Operation, Value
 from .format import compile_format
@@ -29,7 +30,7 @@ READ_WRITE: FrozenSet[str] = frozenset({READ, WRITE})
 RegionArg = Tuple[str, Type, Optional[str]]  # (SSA name, type, loc text)
 
 
-@attrs.define(frozen=True)
+@records.frozen
 class ValueSpec:
     """An operand or result of an op: name, arity, and its type when the op fixes it (e.g. i32)."""
 
@@ -39,7 +40,7 @@ class ValueSpec:
     type: Optional[Type] = None
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class OpDef:
     """The declaration of one op (see the module docstring).
 
@@ -93,11 +94,20 @@ class OpDef:
     implicit_terminator: Optional[str] = None
     stripped_types: Dict[int, str] = attrs.Factory(dict)
     elided: Sequence[str] = ()
-    compiled_format: Tuple = attrs.field(init=False, default=())
+    _compiled_format: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
 
-    def __attrs_post_init__(self) -> None:
-        if self.format is not None:
-            self.compiled_format = compile_format(self.format)
+    @property
+    def compiled_format(self) -> Tuple:
+        """The format's elements (``()`` without a format), compiled on first use: a run
+        compiles the formats of the ops it meets, not those of every declared op.
+
+        Raises:
+            FormatError: the format string is malformed.
+        """
+        compiled = self._compiled_format
+        if compiled is None:
+            compiled = self._compiled_format = compile_format(self.format) if self.format is not None else ()
+        return compiled
 
     def role(self, name: str) -> Optional[str]:
         if any(s.name == name for s in self.operands):
@@ -126,6 +136,7 @@ class OpDef:
 
 
 _REGISTRY: Dict[str, OpDef] = {}
+_LOADED: Set[str] = set()  # dialect prefixes whose modules were imported (or that have none)
 
 
 def register(*opdefs: OpDef) -> None:
@@ -137,18 +148,33 @@ def register(*opdefs: OpDef) -> None:
 
 
 def lookup(name: str) -> Optional[OpDef]:
-    """The declaration of ``name``, or None for an op nobody declared."""
-    if not _REGISTRY:
-        from . import dialects  # noqa: F401  (registers every dialect)
-    return _REGISTRY.get(name)
+    """The declaration of ``name``, or None for an op nobody declared.
+
+    A dialect's module (``transpiler/ir/dialects/``) is imported on the first look-up of one of
+    its op names (``transpiler.ir.dialects.load``), so a run declares only the dialects its
+    module uses.
+    """
+    opdef = _REGISTRY.get(name)
+    if opdef is None:
+        prefix = name.partition(".")[0]
+        if prefix not in _LOADED:
+            from .dialects import load
+
+            load(prefix)
+            _LOADED.add(prefix)
+            opdef = _REGISTRY.get(name)
+    return opdef
 
 
 def registered_names() -> List[str]:
-    lookup("")
+    """Every declared op name (all dialect modules imported)."""
+    from .dialects import load_all
+
+    load_all()
     return sorted(_REGISTRY)
 
 
-@attrs.define(eq=False)
+@records.define(eq=False)
 class OpDetail:
     """Operands, attributes, properties, types and region arguments of one op.
 

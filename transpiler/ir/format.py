@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Tuple
 
-import attrs
-
+from .. import records
 
 
 class FormatError(ValueError):
@@ -33,33 +32,33 @@ class FormatError(ValueError):
 # ---- format elements ----------------------------------------------------------------------------
 
 
-@attrs.frozen
+@records.frozen
 class Literal:
     text: str
 
 
-@attrs.frozen
+@records.frozen
 class Ref:
     name: str
 
 
-@attrs.frozen
+@records.frozen
 class TypeOf:
     name: str
 
 
-@attrs.frozen
+@records.frozen
 class FunctionalType:
     inputs: str
     results: str
 
 
-@attrs.frozen
+@records.frozen
 class AttrDictDirective:
     with_keyword: bool
 
 
-@attrs.frozen
+@records.frozen
 class OptionalGroup:
     elements: Tuple
     anchor: str

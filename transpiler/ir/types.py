@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Optional, Tuple, Union
 
-import attrs
+from .. import records
 
 
 class Type:
@@ -25,7 +25,7 @@ class Type:
         raise NotImplementedError
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class IntegerType(Type):
     """``i<width>``, ``si<width>`` or ``ui<width>`` (``signedness`` is ``""``, ``"s"`` or ``"u"``)."""
 
@@ -38,7 +38,7 @@ class IntegerType(Type):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class FloatType(Type):
     """A builtin float type by its MLIR keyword: ``f16``, ``bf16``, ``f32``, ``f8E5M2``, ..."""
 
@@ -50,7 +50,7 @@ class FloatType(Type):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class IndexType(Type):
     """The builtin ``index`` type."""
 
@@ -60,7 +60,7 @@ class IndexType(Type):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class NoneType(Type):
     """The builtin ``none`` type."""
 
@@ -70,7 +70,7 @@ class NoneType(Type):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class PointerType(Type):
     """Triton's scalar pointer ``!tt.ptr<pointee[, address_space]>``.
 
@@ -92,7 +92,7 @@ class PointerType(Type):
 Dim = Optional[int]  # None for a dynamic dimension (`?`)
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class RankedTensorType(Type):
     """``tensor<d0 x d1 x ... x element[, encoding]>``; ``encoding`` is attribute text or None."""
 
@@ -112,7 +112,7 @@ class RankedTensorType(Type):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class FunctionType(Type):
     """``(inputs) -> results``, as in generic op signatures and ``tt.func`` types."""
 
@@ -128,7 +128,7 @@ class FunctionType(Type):
     __repr__ = __str__
 
 
-@attrs.frozen(repr=False)
+@records.frozen(repr=False)
 class OpaqueType(Type):
     """Any other type, kept as the exact text it was written with."""
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Sequence, Tuple
 
-import attrs
-
+from .. import records
 from ..ir.types import FloatType, IntegerType, PointerType, RankedTensorType, Type
 
 INT_WIDTHS = {"char": 8, "signed char": 8, "unsigned char": 8, "bool": 8, "short": 16, "unsigned short": 16,
@@ -33,7 +32,7 @@ _STDINT = re.compile(r"u?int(8|16|32|64)_t$")
 INTEGER, POINTER, FLOAT, OPAQUE, VOID = "integer", "pointer", "float", "opaque", "void"
 
 
-@attrs.frozen
+@records.frozen
 class CParam:
     """One parameter (or the return value, ``name`` "result"): its C spelling and its kind
     (integer, pointer, float, opaque or void); ``width`` for integers."""
@@ -48,7 +47,7 @@ class CParam:
         return f"{self.spelling} ({self.width} bits)" if self.kind == INTEGER else self.spelling
 
 
-@attrs.frozen
+@records.frozen
 class CSignature:
     """``returns`` and ``params`` of one wrapper; ``text`` is the signature as listed."""
 

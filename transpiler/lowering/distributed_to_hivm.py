@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-import attrs
-
+from .. import records
 from ..diagnostics import WARNING, Diagnostic, DiagnosticEngine, DiagnosticError, op_error, op_location, with_function_note
 from ..ir.attributes import UNIT, IntegerAttr, StringAttr
 from ..ir.core import Module, Operation, Value, enclosing_function
@@ -41,7 +40,7 @@ CUSTOM_OP = "hivm.hir.custom"
 DISTRIBUTED_OPS = tuple(d.name for d in OPS)
 
 
-@attrs.define
+@records.define
 class LoweringOptions:
     """``core_type_fallback``: infer an unannotated extern_call's core type from its symbol
     (CLI ``--core-type-fallback=symbol-table``, SPEC.md section 2.3).  ``library``: the device

@@ -15,13 +15,12 @@ in :mod:`transpiler.lowering.abi`.
 
 from __future__ import annotations
 
-import difflib
 import functools
-from pathlib import Path
 from typing import Dict, List, Optional
 
 import attrs
 
+from .. import records
 from ..diagnostics import ERROR, Diagnostic, DiagnosticEngine, op_location
 from ..ir.attributes import StringAttr, UnitAttr
 from ..ir.core import Module
@@ -46,7 +45,7 @@ LIBRARIES = {
 DEFAULT_LIBRARY = "bundled"
 
 
-@attrs.frozen
+@records.frozen
 class SymbolLibrary:
     """Symbols of a device template library and their C signatures.
 
@@ -70,6 +69,8 @@ class SymbolLibrary:
 
     def nearest(self, symbol: str, count: int = 3) -> List[str]:
         """The known symbols most like ``symbol`` (for error messages)."""
+        import difflib  # only for error messages
+
         return difflib.get_close_matches(symbol, list(self.signatures), n=count, cutoff=0.5)
 
     def listing(self) -> str:
@@ -119,7 +120,7 @@ def load_library(path: Optional[str] = None, library: str = DEFAULT_LIBRARY) -> 
         SymbolListError: an unknown library name; the file is missing, unreadable or malformed.
     """
     if path:
-        return _parsed(_read_list(Path(path), path), path, "")
+        return _parsed(_read_list(path, path), path, "")
     if library not in LIBRARIES:
         raise SymbolListError(f"unknown device library '{library}' (known: {', '.join(LIBRARIES)})")
     return _shipped_library(library)
@@ -127,10 +128,10 @@ def load_library(path: Optional[str] = None, library: str = DEFAULT_LIBRARY) -> 
 
 @functools.lru_cache(maxsize=None)
 def _shipped_library(library: str) -> SymbolLibrary:
-    from ..resources import data_path
+    from ..resources import data_file
 
-    file = data_path(*LIBRARIES[library])
-    return parse_symbol_list(_read_list(file, str(file)), str(file), "bundled" if library == DEFAULT_LIBRARY else "")
+    file = data_file(*LIBRARIES[library])
+    return parse_symbol_list(_read_list(file, file), file, "bundled" if library == DEFAULT_LIBRARY else "")
 
 
 @functools.lru_cache(maxsize=16)
@@ -138,9 +139,10 @@ def _parsed(text: str, path: str, name: str) -> SymbolLibrary:
     return parse_symbol_list(text, path, name)
 
 
-def _read_list(file: Path, shown: str) -> str:
+def _read_list(file: str, shown: str) -> str:
     try:
-        return file.read_text(encoding="utf-8")
+        with open(file, encoding="utf-8") as f:
+            return f.read()
     except OSError as e:
         raise SymbolListError(f"cannot read the symbol list '{shown}': {e.strerror or e}") from None
     except UnicodeDecodeError as e:
