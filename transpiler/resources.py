@@ -1,10 +1,7 @@
-"""Where the data files the package needs live (the grammar, the device template library), and
-the project's one cache folder.
+"""Where the data files the package needs live (the grammar, the device template library).
 
-The cache folder is ``$TTD_LOWER_CACHE`` (default ``~/.cache/ttd-lower``): the grammar's parse
-tables, and under ``downstream/`` the downstream tools that ``tests/tools/verify-downstream``
-installs.  The older variables keep working: ``TTD_CACHE_DIR`` (parse tables) and
-``TTD_DOWNSTREAM_CACHE`` (downstream tools) win when set.
+The package itself caches nothing on disk: both levels of the grammar run from tables generated
+at development time (``transpiler/parser/_structure_tables.py``, ``_generated_detail_tables.py``).
 
 In a wheel they are installed inside the package (``transpiler/_data/``, see
 ``pyproject.toml``); in a source checkout (editable install, tests) they are read from the
@@ -14,7 +11,6 @@ repository's ``grammars/`` and ``device_templates/`` folders.
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -39,10 +35,3 @@ def grammar_text() -> str:
     """Text of ``grammars/ttir.lark``."""
     return data_path("grammars", "ttir.lark").read_text(encoding="utf-8")
 
-
-CACHE_ENV = "TTD_LOWER_CACHE"
-
-
-def cache_dir() -> Path:
-    """The project's cache folder: ``$TTD_LOWER_CACHE``, default ``~/.cache/ttd-lower``."""
-    return Path(os.path.expanduser(os.environ.get(CACHE_ENV) or os.path.join("~", ".cache", "ttd-lower")))

@@ -117,7 +117,6 @@ class DetailParser:
         values: list = []
         ignore = _IGNORE
         pos, end, last = 0, len(text), None
-        token = None
         while pos < end:
             lexed = _STATE_LEXER[states[-1]].next(text, pos)
             if lexed is None:
@@ -139,7 +138,10 @@ class DetailParser:
                     break
                 _reduce(rules[~action], states, values)
             last = token
-        token = Token("$END", "", last.start_pos, last.end_pos, text) if last is not None else Token("$END", "", 0, None, text)
+        if last is not None:  # the end, placed at the last token (as Lark places it)
+            token = Token("$END", "", last.start_pos, last.end_pos, text)
+        else:
+            token = Token("$END", "", 0, None, text)
         while True:
             action = actions[states[-1]].get("$END")
             if action is None or action >= 0:

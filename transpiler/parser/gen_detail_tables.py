@@ -23,8 +23,9 @@ that parser does, with no Lark at run time:
   string takes its type); the state of each parser state; the root lexer (all terminals),
   which Lark uses to name the token a state could not lex.
 
-Only what this grammar uses is supported and checked: no lexer callbacks, no terminal flags,
-one pattern kind per terminal (strings or regexes).  A grammar needing more fails here, loudly.
+Only what this grammar uses is supported, and checked here: no lexer callbacks, no terminal
+flags, no rule templates (a builder method missing for a rule fails when the run time parser
+is made).  A grammar needing more fails here, loudly.
 """
 
 from __future__ import annotations
