@@ -92,6 +92,7 @@ _LEXERS = [_Lexer(row) for row in tables.LEXERS]
 _STATE_LEXER = [_LEXERS[i] for i in tables.STATE_LEXER]
 _ROOT = _LEXERS[tables.ROOT_LEXER]
 _ACTIONS = tables.ACTIONS
+_SPLICE = ((), (), (0, 1))  # the splicing of the reductions DetailParser.parse makes inline, by size
 
 
 class DetailParser:
@@ -118,10 +119,21 @@ class DetailParser:
         ignore = _IGNORE
         pos, end, last = 0, len(text), None
         while pos < end:
-            lexed = _STATE_LEXER[states[-1]].next(text, pos)
-            if lexed is None:
-                _lex_error(text, pos, _STATE_LEXER[states[-1]], last, states, end_state)
-            kind, value = lexed
+            lexer = _STATE_LEXER[states[-1]]
+            alternation = lexer.alternation
+            if alternation is None:
+                lexed = lexer.next(text, pos)
+                if lexed is None:
+                    _lex_error(text, pos, lexer, last, states, end_state)
+                kind, value = lexed
+            else:  # a busy lexer: its compiled alternation, inline (what lexer.next would do)
+                m = alternation(text, pos)
+                if m is None:
+                    _lex_error(text, pos, lexer, last, states, end_state)
+                kind = m.lastgroup
+                value = m.group()
+                if kind in lexer.unless:
+                    kind = lexer.unless[kind].get(value, kind)
             stop = pos + len(value)
             if kind in ignore:
                 pos = stop
@@ -136,7 +148,24 @@ class DetailParser:
                     states.append(action)
                     values.append(token)
                     break
-                _reduce(rules[~action], states, values)
+                rule = rules[~action]
+                name, size, callback, kept, spliced, expand1 = rule
+                if callback is None and kept is None and 0 < size <= 2 and spliced == _SPLICE[size]:
+                    # the two reductions of almost every item, inline: `_item: TOKEN` (one child,
+                    # kept as a list for the parent to splice) and a repetition that takes one more
+                    # (`__custom_body_star_4: __custom_body_star_4 _item`: both lists joined)
+                    if size == 1:
+                        states.pop()
+                        value = [values.pop()]
+                    else:
+                        del states[-2:]
+                        right = values.pop()
+                        value = values.pop()
+                        value.extend(right)
+                    states.append(actions[states[-1]][name])
+                    values.append(value)
+                else:
+                    _reduce(rule, states, values)
             last = token
         if last is not None:  # the end, placed at the last token (as Lark places it)
             token = Token("$END", "", last.start_pos, last.end_pos, text)
