@@ -54,16 +54,25 @@ def test_detail_tables_name_the_grammar_and_starts_they_came_from():
     assert list(tables.STARTS) == grammar.DETAIL_STARTS == list(gen_detail_tables.DETAIL_STARTS)
 
 
-def test_no_lark_at_run_time():
+def test_no_lark_at_run_time(tmp_path):
+    """Neither the command (``-X importtime`` lists every module it imports) nor the API imports
+    Lark, and nothing is written to a cache folder."""
+    import os
     import subprocess
     import sys
 
-    kernel = TESTS / "corpus" / "distributed"
-    path = sorted(kernel.rglob("*.ttir"))[0]
+    kernel = sorted((TESTS / "corpus" / "distributed").rglob("*.ttir"))[0]
+    env = dict(os.environ, TTD_LOWER_CACHE=str(tmp_path / "cache"), TTD_CACHE_DIR=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "transpiler", str(kernel), "-o", os.devnull],
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "transpiler.parser.detail_lalr" in run.stderr
+    assert [line for line in run.stderr.splitlines() if "lark" in line.split("|")[-1]] == []
     code = ("import sys, transpiler\n"
-            f"transpiler.lower(open({str(path)!r}).read())\n"
+            f"transpiler.lower(open({str(kernel)!r}).read())\n"
             "sys.exit(1 if [m for m in sys.modules if m == 'lark' or m.startswith('lark.')] else 0)\n")
-    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+    assert subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
+    assert not (tmp_path / "cache").exists()
 
 
 def _compiled_texts():
