@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,7 @@ def _corpus_files():
     return files + sorted((TESTS / "lit").glob("*.mlir"))
 
 
+@functools.lru_cache(maxsize=None)
 def _detail_inputs():
     """(text, start) of the op bodies, block labels and aliases of every corpus file, of the
     types, attributes and locations written in them and of what compiling parses."""
@@ -186,7 +188,8 @@ def _variants(text):
             text.replace(" ", "", 1), text[: len(text) - 1], text[:third] + "$" + text[third:])
 
 
-def test_detail_parser_gives_larks_results_and_errors():
+def _parsers():
+    """(Lark's detail parser, ours), each with its own DetailBuilder."""
     from lark import Lark
 
     from transpiler import resources
@@ -194,15 +197,20 @@ def test_detail_parser_gives_larks_results_and_errors():
     from transpiler.parser.detail import DetailBuilder
     from transpiler.parser.detail_lalr import DetailParser
 
-    inputs = _detail_inputs()
-    starts = {start for _, start in inputs}
-    assert len(inputs) > 2000 and starts == set(grammar.DETAIL_STARTS), (len(inputs), starts)
     stock = Lark(resources.grammar_text(), parser="lalr", lexer="contextual", start=grammar.DETAIL_STARTS,
                  maybe_placeholders=False, transformer=DetailBuilder(), **LARK_OPTIONS)
-    ours = DetailParser(DetailBuilder())
 
     def lark_parse(text, start):
         return stock.parse(text, start=start)
+
+    return lark_parse, DetailParser(DetailBuilder())
+
+
+def test_detail_parser_gives_larks_results_and_errors():
+    inputs = _detail_inputs()
+    starts = {start for _, start in inputs}
+    assert len(inputs) > 2000 and starts == set(grammar.DETAIL_STARTS), (len(inputs), starts)
+    lark_parse, ours = _parsers()
 
     differ, errors = [], 0
     for n, (text, start) in enumerate(inputs):
@@ -212,4 +220,36 @@ def test_detail_parser_gives_larks_results_and_errors():
             if _outcome(ours.parse, variant, start) != expected:
                 differ.append((start, variant))
     assert errors > 1000
+    assert not differ[:5], len(differ)
+
+
+def test_detail_parser_gives_larks_results_and_errors_on_random_damage():
+    """Random insertions (brackets, keywords, comments, line breaks, non-ASCII...), deletions
+    and truncations of the corpus texts, some read from another start rule."""
+    import random
+
+    rnd = random.Random(16)
+    pieces = list("()[]{}<>,:=*?+-x#!@%^\"\\ \t\n\r\x00\u00e9.09") + [
+        "//c\n", "// c", "loc(", "tensor", "index", "none", "vector", "->", "<{", "}>", "!tt.ptr<", "i32", "f16",
+        "\r\n", "\u2028", "dense<", "#a", "tensor<4x", "?x"]
+    lark_parse, ours = _parsers()
+    differ, errors = [], 0
+    for text, start in rnd.sample(_detail_inputs(), 1500):
+        for _ in range(2):
+            variant = text
+            for _ in range(rnd.randint(1, 3)):
+                i = rnd.randint(0, len(variant))
+                op = rnd.random()
+                if op < 0.5:
+                    variant = variant[:i] + rnd.choice(pieces) + variant[i:]
+                elif op < 0.8:
+                    variant = variant[:i] + variant[i + rnd.randint(1, 4):]
+                else:
+                    variant = variant[:i]
+            rule = start if rnd.random() < 0.9 else rnd.choice(grammar.DETAIL_STARTS)
+            expected = _outcome(lark_parse, variant, rule)
+            errors += expected[0] == "error"
+            if _outcome(ours.parse, variant, rule) != expected:
+                differ.append((rule, variant))
+    assert errors > 500
     assert not differ[:5], len(differ)
