@@ -19,7 +19,7 @@ and again), so that a machine that slows down in the middle slows both sides:
 * linear: ``benchmarks/scaling.py``'s 1k / 8k / 64k distributed ops in one block.
 
 The targets of issue 16 are printed next to the figures; nothing is asserted (a loaded machine
-is not a failure).  Bytecode is compiled first and Lark's table cache warmed, as for an
+is not a failure).  Bytecode is compiled first and one run made first, as for an
 installed package.
 """
 
@@ -145,7 +145,7 @@ def main() -> int:
     empty = work / "empty.ttir"
     empty.write_text(EMPTY_MODULE)
     out = ["-o", os.devnull]
-    run_once(ttd + [str(kernel)] + out, env)  # Lark's table cache, bytecode
+    run_once(ttd + [str(kernel)] + out, env)  # bytecode, the file cache
     tao = find_tao()
 
     rows = []  # (figure, ours, reference name, reference, ratio, target)

@@ -3,20 +3,27 @@
 * ``transpiler/parser/_structure_tables.py`` (the structure level's LALR(1) tables, driven
   without Lark at run time) is what ``python -m transpiler.parser.gen_tables`` makes from the
   grammar today;
-* the detail parser's contextual lexer, whose per-state scanners try the terminals one by one
-  instead of compiling one alternation per state, gives the same tokens and the same errors as
-  Lark's own, on every detail text the corpus makes the tool parse and on damaged copies of them.
+* ``transpiler/parser/_generated_detail_tables.py`` (the detail level: tables, terminals, the
+  contextual lexers, the rules' tree shaping) is what ``python -m transpiler.parser.gen_detail_tables``
+  makes from the grammar today;
+* the detail parser that replays them without Lark (``transpiler/parser/detail_lalr.py``) gives
+  what Lark's own parser gives with the same builder, and the same errors (kind, token, position,
+  expected terminals, message), on every detail text of the corpora (op bodies, block labels,
+  aliases, the types, attributes and locations in them, those the tool parses while compiling
+  the distributed corpus and the lit tests) and on damaged copies of them.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
 
-from transpiler.parser import gen_tables, grammar
+from transpiler.parser import gen_detail_tables, gen_tables, grammar
 
 TESTS = Path(__file__).parent
+SHARED = TESTS.parents[1] / "shared" / "corpus"
 
 
 def test_structure_tables_are_generated_from_the_grammar():
@@ -33,7 +40,43 @@ def test_structure_tables_name_the_grammar_they_came_from():
     assert _structure_tables.GRAMMAR_SHA256 == hashlib.sha256(resources.grammar_text().encode()).hexdigest()
 
 
-def _detail_texts():
+def test_detail_tables_are_generated_from_the_grammar():
+    assert gen_detail_tables.OUTPUT.read_text(encoding="utf-8") == gen_detail_tables.generate(), (
+        "grammars/ttir.lark changed: run python -m transpiler.parser.gen_detail_tables")
+
+
+def test_detail_tables_name_the_grammar_and_starts_they_came_from():
+    import hashlib
+
+    from transpiler import resources
+    from transpiler.parser import _generated_detail_tables as tables
+
+    assert tables.GRAMMAR_SHA256 == hashlib.sha256(resources.grammar_text().encode()).hexdigest()
+    assert list(tables.STARTS) == grammar.DETAIL_STARTS == list(gen_detail_tables.DETAIL_STARTS)
+
+
+def test_no_lark_at_run_time(tmp_path):
+    """Neither the command (``-X importtime`` lists every module it imports) nor the API imports
+    Lark, and nothing is written to a cache folder."""
+    import os
+    import subprocess
+    import sys
+
+    kernel = sorted((TESTS / "corpus" / "distributed").rglob("*.ttir"))[0]
+    env = dict(os.environ, TTD_LOWER_CACHE=str(tmp_path / "cache"), TTD_CACHE_DIR=str(tmp_path / "cache"))
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "transpiler", str(kernel), "-o", os.devnull],
+                         capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "transpiler.parser.detail_lalr" in run.stderr
+    assert [line for line in run.stderr.splitlines() if "lark" in line.split("|")[-1]] == []
+    code = ("import sys, transpiler\n"
+            f"transpiler.lower(open({str(kernel)!r}).read())\n"
+            "sys.exit(1 if [m for m in sys.modules if m == 'lark' or m.startswith('lark.')] else 0)\n")
+    assert subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
+    assert not (tmp_path / "cache").exists()
+
+
+def _compiled_texts():
     """(text, start rule) of every detail parse of the distributed corpus and the lit tests."""
     from transpiler.api import compile_checked
     from transpiler.driver import Request
@@ -61,34 +104,152 @@ def _detail_texts():
     return sorted(set(seen))
 
 
-def _plain(tree):
-    """A parse tree as nested tuples: rule names and (kind, text, offset) of the tokens."""
-    children = getattr(tree, "children", None)
-    if children is None:
-        return str(tree.type), str(tree), tree.start_pos
-    return (str(tree.data), *map(_plain, children))
+def _corpus_files():
+    roots = [TESTS / "corpus", SHARED]
+    files = [p for root in roots if root.is_dir() for p in sorted(root.rglob("*")) if p.suffix in (".ttir", ".mlir")]
+    return files + sorted((TESTS / "lit").glob("*.mlir"))
 
 
-def _outcome(parser, text, start):
+@functools.lru_cache(maxsize=None)
+def _detail_inputs():
+    """(text, start) of the op bodies, block labels and aliases of every corpus file, of the
+    types, attributes and locations written in them and of what compiling parses."""
+    from transpiler.diagnostics import DiagnosticError
+    from transpiler.parser import parse_module
+    from transpiler.parser.detail import body_text
+
+    found = set(_compiled_texts())
+    for path in _corpus_files():
+        for chunk in path.read_text(encoding="utf-8").split("// -----"):
+            try:
+                module = parse_module(chunk, path.name)
+            except DiagnosticError:
+                continue
+            found.update((chunk[a.span[0]:a.span[1]], "alias_definition") for a in module.aliases)
+            for top in module.ops:
+                for op in top.walk():
+                    found.add((body_text(op).text, "generic_body" if op.generic else "custom_body"))
+                    found.update((b.label, "block_label") for r in op.regions for b in r.blocks if b.label)
+    parser = grammar.detail_parser()
+    words = {"TYPE": "type", "ATTR": "attribute", "LOC": "location"}
+    for text, start in sorted(found):
+        if start == "custom_body":
+            try:
+                items = parser.parse(text, start)
+            except Exception:
+                continue
+            found.update((str(t), words[t.type]) for t in items if getattr(t, "type", None) in words)
+    return sorted(found)
+
+
+def _plain(value):
+    """A builder result as plain data: tokens as (kind, text, [start, end)), attrs classes as
+    (class name, fields)."""
+    import attrs
+
+    if isinstance(value, str) and hasattr(value, "type"):
+        return ("token", value.type, str(value), value.start_pos, value.end_pos)
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, *map(_plain, value))
+    if isinstance(value, dict):
+        return ("dict", *((k, _plain(v)) for k, v in value.items()))
+    if attrs.has(type(value)):
+        return (type(value).__name__, *(_plain(getattr(value, f.name)) for f in attrs.fields(type(value))))
+    return value
+
+
+def _message(e) -> str:
+    """An error's message, the expected terminals sorted (Lark lists a set)."""
+    lines, run = [], []
+    for line in str(e).split("\n") + [""]:
+        if line.startswith("\t* "):
+            run.append(line)
+            continue
+        lines.extend(sorted(run) + [line])
+        run = []
+    return "\n".join(lines)
+
+
+def _outcome(parse, text, start):
     try:
-        return "ok", _plain(parser.parse(text, start=start))
+        return "ok", _plain(parse(text, start))
     except Exception as e:  # the error, as the callers read it
+        e = getattr(e, "orig_exc", e)  # Lark's VisitError around a builder's exception
         token = getattr(e, "token", None)
         return ("error", type(e).__name__, getattr(token, "type", None), getattr(token, "start_pos", None),
-                getattr(e, "pos_in_stream", None), sorted(getattr(e, "expected", None) or ()))
+                str(token) if token is not None else None, getattr(e, "pos_in_stream", None),
+                getattr(e, "line", None), getattr(e, "column", None),
+                sorted(getattr(e, "expected", None) or getattr(e, "allowed", None) or ()), _message(e))
 
 
-def test_ordered_contextual_lexer_gives_larks_tokens():
-    texts = _detail_texts()
-    assert len(texts) > 200
-    stock = grammar._lark(kind="detail-stock-lexer", start=grammar.DETAIL_STARTS, lexer="contextual")
-    ordered = grammar._lark(kind="detail-stock-lexer", start=grammar.DETAIL_STARTS, lexer="contextual",
-                            _plugins={"ContextualLexer": grammar._contextual_lexer_class()})
-    differ = []
-    for text, start in texts:
-        third = len(text) // 3
-        for variant in (text, text[: len(text) // 2], text[:third] + ")" + text[third:], text[1:], text + " x",
-                        text.replace(" ", "", 1)):
-            if _outcome(stock, variant, start) != _outcome(ordered, variant, start):
+def _variants(text):
+    third = len(text) // 3
+    return (text[: len(text) // 2], text[:third] + ")" + text[third:], text[1:], text + " x",
+            text.replace(" ", "", 1), text[: len(text) - 1], text[:third] + "$" + text[third:])
+
+
+def _parsers():
+    """(Lark's detail parser, ours), each with its own DetailBuilder."""
+    from lark import Lark
+
+    from transpiler import resources
+    from transpiler._compat import LARK_OPTIONS
+    from transpiler.parser.detail import DetailBuilder
+    from transpiler.parser.detail_lalr import DetailParser
+
+    stock = Lark(resources.grammar_text(), parser="lalr", lexer="contextual", start=grammar.DETAIL_STARTS,
+                 maybe_placeholders=False, transformer=DetailBuilder(), **LARK_OPTIONS)
+
+    def lark_parse(text, start):
+        return stock.parse(text, start=start)
+
+    return lark_parse, DetailParser(DetailBuilder())
+
+
+def test_detail_parser_gives_larks_results_and_errors():
+    inputs = _detail_inputs()
+    starts = {start for _, start in inputs}
+    assert len(inputs) > 2000 and starts == set(grammar.DETAIL_STARTS), (len(inputs), starts)
+    lark_parse, ours = _parsers()
+
+    differ, errors = [], 0
+    for n, (text, start) in enumerate(inputs):
+        for variant in (text,) + (_variants(text) if n % 3 == 0 else ()):
+            expected = _outcome(lark_parse, variant, start)
+            errors += expected[0] == "error"
+            if _outcome(ours.parse, variant, start) != expected:
                 differ.append((start, variant))
-    assert not differ[:5]
+    assert errors > 1000
+    assert not differ[:5], len(differ)
+
+
+def test_detail_parser_gives_larks_results_and_errors_on_random_damage():
+    """Random insertions (brackets, keywords, comments, line breaks, non-ASCII...), deletions
+    and truncations of the corpus texts, some read from another start rule."""
+    import random
+
+    rnd = random.Random(16)
+    pieces = list("()[]{}<>,:=*?+-x#!@%^\"\\ \t\n\r\x00\u00e9.09") + [
+        "//c\n", "// c", "loc(", "tensor", "index", "none", "vector", "->", "<{", "}>", "!tt.ptr<", "i32", "f16",
+        "\r\n", "\u2028", "dense<", "#a", "tensor<4x", "?x"]
+    lark_parse, ours = _parsers()
+    differ, errors = [], 0
+    for text, start in rnd.sample(_detail_inputs(), 1500):
+        for _ in range(2):
+            variant = text
+            for _ in range(rnd.randint(1, 3)):
+                i = rnd.randint(0, len(variant))
+                op = rnd.random()
+                if op < 0.5:
+                    variant = variant[:i] + rnd.choice(pieces) + variant[i:]
+                elif op < 0.8:
+                    variant = variant[:i] + variant[i + rnd.randint(1, 4):]
+                else:
+                    variant = variant[:i]
+            rule = start if rnd.random() < 0.9 else rnd.choice(grammar.DETAIL_STARTS)
+            expected = _outcome(lark_parse, variant, rule)
+            errors += expected[0] == "error"
+            if _outcome(ours.parse, variant, rule) != expected:
+                differ.append((rule, variant))
+    assert errors > 500
+    assert not differ[:5], len(differ)

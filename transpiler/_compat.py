@@ -3,7 +3,8 @@
 The grammar's terminals (``grammars/ttir.lark``) use possessive quantifiers (``*+``, ``++``),
 which the standard ``re`` module reads only from Python 3.11 on; they keep a failing line from
 backtracking exponentially.  Before 3.11 the third-party ``regex`` module, which has them, is
-used instead, both by Lark (``Lark(..., regex=True)``) and by the structure lexer.
+used instead: by the structure lexer, the detail parser (:mod:`transpiler.parser.detail_lalr`)
+and, at development time, by Lark (``Lark(..., regex=True)``) in the table generators.
 """
 
 import sys

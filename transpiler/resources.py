@@ -1,10 +1,7 @@
-"""Where the data files the package needs live (the grammar, the device template library), and
-the project's one cache folder.
+"""Where the data files the package needs live (the grammar, the device template library).
 
-The cache folder is ``$TTD_LOWER_CACHE`` (default ``~/.cache/ttd-lower``): the grammar's parse
-tables, and under ``downstream/`` the downstream tools that ``tests/tools/verify-downstream``
-installs.  The older variables keep working: ``TTD_CACHE_DIR`` (parse tables) and
-``TTD_DOWNSTREAM_CACHE`` (downstream tools) win when set.
+The package itself caches nothing on disk: both levels of the grammar run from tables generated
+at development time (``transpiler/parser/_structure_tables.py``, ``_generated_detail_tables.py``).
 
 In a wheel they are installed inside the package (``transpiler/_data/``, see
 ``pyproject.toml``); in a source checkout (editable install, tests) they are read from the
@@ -45,13 +42,3 @@ def grammar_text() -> str:
     """Text of ``grammars/ttir.lark``."""
     with open(data_file("grammars", "ttir.lark"), encoding="utf-8") as f:
         return f.read()
-
-
-CACHE_ENV = "TTD_LOWER_CACHE"
-
-
-def cache_dir():
-    """The project's cache folder (a ``pathlib.Path``): ``$TTD_LOWER_CACHE``, default ``~/.cache/ttd-lower``."""
-    from pathlib import Path
-
-    return Path(os.path.expanduser(os.environ.get(CACHE_ENV) or os.path.join("~", ".cache", "ttd-lower")))

@@ -42,8 +42,7 @@ def parse_attribute(text: str):
     Raises:
         AttributeSyntaxError: if ``text`` is not an attribute.
     """
-    from lark.exceptions import UnexpectedInput
-
+    from .detail_errors import UnexpectedInput
     from .grammar import parse_detail_text
 
     try:

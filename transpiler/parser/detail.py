@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Dict, List, Optional, Tuple
 
 import attrs
-from lark import Transformer
 
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.attributes import Attribute, DictAttr
@@ -100,8 +99,7 @@ def parse_body(op: Operation):
     Raises:
         DiagnosticError: the op's text is not valid at the reported position.
     """
-    from lark.exceptions import UnexpectedInput
-
+    from .detail_errors import UnexpectedInput
     from .grammar import parse_detail_text
 
     body = body_text(op)
@@ -133,8 +131,9 @@ def _syntax_diagnostic(op: Operation, body: BodyText, e) -> Diagnostic:
     return Diagnostic(ERROR, f"custom op '{op.name}': {message}" if not op.generic else f"'{op.name}' op {message}", op.source, offset)
 
 
-class DetailBuilder(TypeBuilder, AttributeBuilder, Transformer):
-    """Parse-time callbacks for level 2: bodies, block labels, aliases, types, attributes."""
+class DetailBuilder(TypeBuilder, AttributeBuilder):
+    """Parse-time callbacks for level 2: bodies, block labels, aliases, types, attributes
+    (:class:`~transpiler.parser.detail_lalr.DetailParser` calls one per reduction)."""
 
     def custom_body(self, c):
         return list(c)
@@ -226,8 +225,7 @@ def parse_block_label(label: str) -> Tuple[str, List[Tuple[str, Type, Optional[s
     Raises:
         ValueError: if the label is malformed (the message says where).
     """
-    from lark.exceptions import UnexpectedInput
-
+    from .detail_errors import UnexpectedInput
     from .grammar import parse_detail_text
 
     try:

@@ -6,56 +6,18 @@
   time (``_structure_tables.py``, committed; a test regenerates it).  The IR is built at each
   reduction by :class:`~transpiler.parser.structure.StructureBuilder`.  No Lark at run time.
 * :func:`detail_parser` - starts ``custom_body``, ``generic_body``, ``type``, ``attribute``,
-  ``location``, ``block_label``, ``alias_definition``; Lark's contextual lexer; trees turned
-  into IR pieces by :class:`~transpiler.parser.detail.DetailBuilder`.
-
-Building the detail tables takes a few hundred milliseconds; Lark's cache (``cache=<file>``)
-brings a reload down to milliseconds.  The cache lives in ``$TTD_CACHE_DIR`` or
-``~/.cache/ttd-lower`` (falling back to no cache when that is not writable).
+  ``location``, ``block_label``, ``alias_definition``: Lark's contextual lexer and LALR(1)
+  parser replayed over tables that :mod:`transpiler.parser.gen_detail_tables` generates from
+  the grammar with Lark at development time (``_generated_detail_tables.py``, committed; a test
+  regenerates it), see :mod:`transpiler.parser.detail_lalr`.  The IR pieces are built at each
+  reduction by :class:`~transpiler.parser.detail.DetailBuilder`.  No Lark at run time either.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-import sys
-from pathlib import Path
-from typing import Optional
-
-from .. import resources
-from .._compat import LARK_OPTIONS
 
 DETAIL_STARTS = ["custom_body", "generic_body", "type", "attribute", "location", "block_label", "alias_definition"]
-
-
-def _cache_file(kind: str, grammar: str) -> Optional[str]:
-    """The cache file of one grammar, Lark and Python: named by all three, so that installs of
-    other versions sharing the folder (other checkouts, other venvs) never overwrite each
-    other's tables and rebuild them on every run (Lark keeps one table per file)."""
-    from ..resources import cache_dir
-
-    base = os.environ.get("TTD_CACHE_DIR") or str(cache_dir())  # TTD_CACHE_DIR: the older name
-    try:
-        Path(base).mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    if not os.access(base, os.W_OK):
-        return None
-    import hashlib
-
-    from lark import __version__ as lark_version
-
-    digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
-    python = "%d%d" % sys.version_info[:2]
-    return os.path.join(base, f"lark-{kind}-{digest}-lark{lark_version}-py{python}.cache")
-
-
-def _lark(**options):
-    from lark import Lark
-
-    grammar = resources.grammar_text()
-    cache = _cache_file(options.pop("kind"), grammar)
-    return Lark(grammar, parser="lalr", maybe_placeholders=False, cache=cache or False, **LARK_OPTIONS, **options)
 
 
 class UnexpectedToken(Exception):
@@ -187,96 +149,19 @@ def _expected(row) -> set:
 
 @functools.lru_cache(maxsize=None)
 def detail_parser():
-    """The parser of op bodies, types, attributes, locations, block labels and aliases.
-
-    Lark's contextual lexer, with one change of how its per-state scanners match
-    (:func:`_contextual_lexer_class`): same tokens, no regex compiled per parser state.
-    """
+    """The parser of op bodies, types, attributes, locations, block labels and aliases: the
+    generated tables of :mod:`transpiler.parser.detail_lalr`, building with a ``DetailBuilder``."""
     from .detail import DetailBuilder
+    from .detail_lalr import DetailParser
 
-    return _lark(kind="detail", start=DETAIL_STARTS, lexer="contextual", transformer=DetailBuilder(),
-                 _plugins={"ContextualLexer": _contextual_lexer_class()})
-
-
-_COMPILE_AFTER = 256  # tokens a detail-parser state scans before its alternation is compiled
-
-
-@functools.lru_cache(maxsize=None)
-def _contextual_lexer_class():
-    """Lark's ``ContextualLexer`` whose per-state scanners try the state's terminals one by one.
-
-    Lark's contextual lexer gives each parser state a scanner: one regex, the alternation of
-    the terminals that state accepts, compiled on the state's first token.  The grammar's
-    terminals are long (a whole type, attribute or location in one token), so a typical kernel
-    compiled 26 such alternations, about 30 ms of its start-up.  Here each terminal is compiled
-    once (``re``'s cache shares it between states) and a state's scanner tries its terminals in
-    the order Lark puts them in the alternation (priority, then width, length and name).  A
-    Python alternation matches its first alternative that matches, so the token (kind and
-    text) is the same; Lark's keyword handling (``_create_unless``) is kept as it is.  A state
-    that has scanned ``_COMPILE_AFTER`` tokens in this process (the API called again and again)
-    compiles Lark's alternation after all, which is faster per token.
-    """
-    from lark.lexer import BasicLexer, ContextualLexer, Scanner, _create_unless
-
-    class OrderedScanner(Scanner):
-        _uses = 0
-
-        def _build_mres(self, terminals, max_size):
-            compile_ = self.re_.compile
-            flags = self.g_regex_flags
-            return [(t.name, compile_(t.pattern.to_regexp(), flags)) for t in terminals]
-
-        def match(self, text, pos):
-            if isinstance(text, str):  # lark < 1.2 passes the text itself
-                string, end = text, len(text)
-            else:
-                string, end = text.text, text.end
-            self._uses += 1
-            if self._uses > _COMPILE_AFTER:  # a busy state: Lark's own alternation from now on
-                compiled = Scanner.__new__(Scanner)  # a scanner of its own: a thread still in
-                compiled.__dict__.update(self.__dict__)  # this method keeps the ordered list
-                compiled._mres = Scanner._build_mres(compiled, self.terminals, len(self.terminals))
-                self.fullmatch = compiled.fullmatch
-                self.match = compiled.match
-                return compiled.match(text, pos)
-            for name, pattern in self._mres:
-                m = pattern.match(string, pos, end)
-                if m is not None:
-                    return m.group(0), name
-            return None
-
-        def fullmatch(self, text):
-            for name, pattern in self._mres:
-                if pattern.fullmatch(text) is not None:
-                    return name
-            return None
-
-    class OrderedBasicLexer(BasicLexer):
-        def _build_scanner(self):
-            assert not self.user_callbacks  # the grammar has no lexer callbacks
-            terminals, self.callback = _create_unless(self.terminals, self.g_regex_flags, self.re, self.use_bytes)
-            self._scanner = OrderedScanner(terminals, self.g_regex_flags, self.re, self.use_bytes)
-            return self._scanner  # lark >= 1.2 assigns the result, older versions read _scanner
-
-    class OrderedContextualLexer(ContextualLexer):
-        BasicLexer = OrderedBasicLexer
-
-    return OrderedContextualLexer
+    return DetailParser(DetailBuilder())
 
 
 def parse_detail_text(text: str, start: str):
     """Parse ``text`` from the level-2 rule ``start``.
 
     Raises:
-        lark.exceptions.UnexpectedInput: the text does not fit the grammar.
-        ValueError: a callback rejected a piece (a malformed type, escape or number); Lark's
-            ``VisitError`` wrapper is removed so callers see the real problem.
+        transpiler.parser.detail_errors.UnexpectedInput: the text does not fit the grammar.
+        ValueError: a callback rejected a piece (a malformed type, escape or number).
     """
-    from lark.exceptions import VisitError
-
-    try:
-        return detail_parser().parse(text, start=start)
-    except VisitError as e:
-        if isinstance(e.orig_exc, ValueError):
-            raise e.orig_exc from None
-        raise
+    return detail_parser().parse(text, start)

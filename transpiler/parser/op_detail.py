@@ -133,7 +133,7 @@ def unstrip_types(items: list, stripped: Dict[int, str]) -> list:
     after the last ``:`` becomes the TYPE ``!tt.ptr<tensor<..>>``), see ``OpDef.stripped_types``."""
     if not stripped:
         return items
-    from lark import Token
+    from .detail_errors import Token
 
     colon = max((i for i, it in enumerate(items) if getattr(it, "type", None) == "COLON"), default=None)
     if colon is None:

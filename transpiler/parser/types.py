@@ -48,8 +48,7 @@ def parse_type(text: str) -> Type:
         if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
             return OpaqueType(text)
         raise TypeSyntaxError(f"expected a type, found '{text}'")
-    from lark.exceptions import UnexpectedInput
-
+    from .detail_errors import UnexpectedInput
     from .grammar import parse_detail_text
 
     try:

@@ -1,0 +1,263 @@
+"""The detail-level parser: Lark's contextual lexer and LALR(1) parser, over generated tables.
+
+:class:`DetailParser` parses a text from one of the detail start rules of
+``grammars/ttir.lark`` with the tables :mod:`transpiler.parser.gen_detail_tables` makes from
+the grammar with Lark at development time (``_generated_detail_tables.py``, committed; a test
+regenerates it and another checks that this parser and Lark's give the same results and the
+same errors).  No Lark at run time.  It behaves as Lark's parser with ``lexer="contextual"``,
+``maybe_placeholders=False`` and a parse-time transformer:
+
+* lexing is interleaved with parsing: each token is read by the lexer of the parser state
+  reached so far, which tries the terminals that state accepts in Lark's order (the first
+  that matches wins), skips the ``%ignore`` terminals and gives a regex match whose text is
+  a keyword of the grammar (``tensor``, ``x``...) the keyword's type;
+* at each reduction the builder method named by the rule (or its ``-> alias``) is called with
+  the rule's children: anonymous string tokens left out, the children of ``_rule`` results
+  spliced in place, a ``?rule``'s only child handed back as it is.
+
+Terminal regexes are compiled on first use (with :mod:`transpiler._compat`'s ``re``: the
+``regex`` module before Python 3.11); a lexer that has read ``_COMPILE_AFTER`` tokens compiles
+the alternation of its terminals, which gives the same tokens faster.
+
+Errors (:mod:`transpiler.parser.detail_errors`): :class:`UnexpectedToken` (a token the grammar
+does not allow there; ``$END`` when the text ends early) and :class:`UnexpectedCharacters` (no
+terminal of any state matches there; when a terminal of another state matches, that token is
+reported as an UnexpectedToken, as Lark does).  Exceptions of the builder methods propagate.
+"""
+
+from __future__ import annotations
+
+from . import _generated_detail_tables as tables
+from .detail_errors import Token, UnexpectedCharacters, UnexpectedToken
+
+_COMPILE_AFTER = 256  # tokens a lexer reads before it compiles the alternation of its terminals
+_PATTERNS = {row[0]: row[1] for row in tables.TERMINALS}
+_NAMES = {row[0]: row[4] for row in tables.TERMINALS}  # how messages name a terminal
+_IGNORE = frozenset(tables.IGNORE)
+_compiled: dict = {}
+
+
+def _match_of(name: str):
+    """The ``match`` method of terminal ``name``'s regex, compiled once."""
+    match = _compiled.get(name)
+    if match is None:
+        from .._compat import re
+
+        match = _compiled[name] = re.compile(_PATTERNS[name]).match
+    return match
+
+
+class _Lexer:
+    """The scanner of one set of terminals (``LEXERS[i]``): ``next(text, pos)`` is (kind, text) or None."""
+
+    __slots__ = ("names", "unless", "allowed", "tries", "uses", "alternation")
+
+    def __init__(self, row):
+        self.names, self.unless = row
+        self.allowed = {n for n in self.names if n not in _IGNORE} or {"<END-OF-FILE>"}
+        self.tries = None
+        self.uses = 0
+        self.alternation = None
+
+    def next(self, text: str, pos: int):
+        alternation = self.alternation
+        if alternation is not None:
+            m = alternation(text, pos)
+            kind = m.lastgroup if m is not None else None
+        else:
+            self.uses += 1
+            if self.uses > _COMPILE_AFTER:
+                from .._compat import re
+
+                self.alternation = re.compile("|".join("(?P<%s>%s)" % (n, _PATTERNS[n]) for n in self.names)).match
+                return self.next(text, pos)
+            tries = self.tries
+            if tries is None:
+                tries = self.tries = [(n, _match_of(n)) for n in self.names]
+            for kind, match in tries:
+                m = match(text, pos)
+                if m is not None:
+                    break
+            else:
+                return None
+        if m is None:
+            return None
+        value = m.group()
+        if kind in self.unless:
+            kind = self.unless[kind].get(value, kind)
+        return kind, value
+
+
+_LEXERS = [_Lexer(row) for row in tables.LEXERS]
+_STATE_LEXER = [_LEXERS[i] for i in tables.STATE_LEXER]
+_ROOT = _LEXERS[tables.ROOT_LEXER]
+_ACTIONS = tables.ACTIONS
+_SPLICE = ((), (), (0, 1))  # the splicing of the reductions DetailParser.parse makes inline, by size
+
+
+class DetailParser:
+    """``parse(text, start)``: what ``builder`` makes of ``text`` read from rule ``start``.
+
+    ``builder`` has one method per rule callback of the detail level (a ``DetailBuilder``).
+    """
+
+    def __init__(self, builder):
+        self.builder = builder
+        self.rules = [(name, size, getattr(builder, callback) if callback else None, kept, spliced, expand1)
+                      for name, size, callback, kept, spliced, expand1 in tables.RULES]
+
+    def parse(self, text: str, start: str):
+        """Raises:
+            UnexpectedToken, UnexpectedCharacters: the text does not fit the grammar.
+            KeyError: ``start`` is not a detail start rule.
+        """
+        start_state, end_state = tables.STARTS[start]
+        rules = self.rules
+        actions = _ACTIONS
+        states = [start_state]
+        values: list = []
+        ignore = _IGNORE
+        pos, end, last = 0, len(text), None
+        while pos < end:
+            lexer = _STATE_LEXER[states[-1]]
+            alternation = lexer.alternation
+            if alternation is None:
+                lexed = lexer.next(text, pos)
+                if lexed is None:
+                    _lex_error(text, pos, lexer, last, states, end_state)
+                kind, value = lexed
+            else:  # a busy lexer: its compiled alternation, inline (what lexer.next would do)
+                m = alternation(text, pos)
+                if m is None:
+                    _lex_error(text, pos, lexer, last, states, end_state)
+                kind = m.lastgroup
+                value = m.group()
+                if kind in lexer.unless:
+                    kind = lexer.unless[kind].get(value, kind)
+            stop = pos + len(value)
+            if kind in ignore:
+                pos = stop
+                continue
+            token = Token(kind, value, pos, stop, text)
+            pos = stop
+            while True:  # feed the token: reduce as needed, then shift it
+                action = actions[states[-1]].get(kind)
+                if action is None:
+                    raise _token_error(token, states, end_state)
+                if action >= 0:
+                    states.append(action)
+                    values.append(token)
+                    break
+                rule = rules[~action]
+                name, size, callback, kept, spliced, expand1 = rule
+                if callback is None and kept is None and 0 < size <= 2 and spliced == _SPLICE[size]:
+                    # the two reductions of almost every item, inline: `_item: TOKEN` (one child,
+                    # kept as a list for the parent to splice) and a repetition that takes one more
+                    # (`__custom_body_star_4: __custom_body_star_4 _item`: both lists joined)
+                    if size == 1:
+                        states.pop()
+                        value = [values.pop()]
+                    else:
+                        del states[-2:]
+                        right = values.pop()
+                        value = values.pop()
+                        value.extend(right)
+                    states.append(actions[states[-1]][name])
+                    values.append(value)
+                else:
+                    _reduce(rule, states, values)
+            last = token
+        if last is not None:  # the end, placed at the last token (as Lark places it)
+            token = Token("$END", "", last.start_pos, last.end_pos, text)
+        else:
+            token = Token("$END", "", 0, None, text)
+        while True:
+            action = actions[states[-1]].get("$END")
+            if action is None or action >= 0:
+                raise _token_error(token, states, end_state)
+            _reduce(rules[~action], states, values)
+            if states[-1] == end_state:
+                return values[-1]
+
+
+def _reduce(rule, states: list, values: list) -> None:
+    name, size, callback, kept, spliced, expand1 = rule
+    if size:
+        children = values[-size:]
+        del values[-size:]
+        del states[-size:]
+    else:
+        children = []
+    if kept is not None:
+        children = [children[i] for i in kept]
+    if spliced:
+        flat: list = []
+        for i, child in enumerate(children):
+            if i not in spliced:
+                flat.append(child)
+            elif flat:
+                flat.extend(child)
+            else:  # a left-recursive repetition: take over its list
+                flat = child
+        children = flat
+    if callback is None:
+        value = children
+    elif expand1 and len(children) == 1:
+        value = children[0]
+    else:
+        value = callback(children)
+    states.append(_ACTIONS[states[-1]][name])
+    values.append(value)
+
+
+def _token_error(token: Token, states: list, end_state: int, history=None, names=None,
+                 expected=None) -> UnexpectedToken:
+    snapshot = list(states)
+    row = _ACTIONS[snapshot[-1]]
+    if expected is None:
+        expected = {symbol for symbol in row if symbol.isupper()}
+    return UnexpectedToken(token, expected, lambda: _accepts(snapshot, end_state), history, names)
+
+
+def _accepts(states: list, end_state: int) -> set:
+    """The terminals the parser would take in the state stack ``states`` (Lark's ``accepts``:
+    a shift, or for ``$END`` reductions up to ``end_state``)."""
+    out = set()
+    for symbol in _ACTIONS[states[-1]]:
+        if not symbol.isupper():
+            continue
+        stack = list(states)
+        while True:
+            action = _ACTIONS[stack[-1]].get(symbol)
+            if action is None:
+                break
+            if action >= 0:
+                out.add(symbol)
+                break
+            name, size = tables.RULES[~action][:2]
+            if size:
+                del stack[-size:]
+            stack.append(_ACTIONS[stack[-1]][name])
+            if symbol == "$END" and stack[-1] == end_state:
+                out.add(symbol)
+                break
+    return out
+
+
+def _lex_error(text: str, pos: int, lexer: _Lexer, last, states: list, end_state: int):
+    """Raise the error of a text no terminal of ``lexer`` matches at ``pos``: an
+    :class:`UnexpectedToken` when a terminal of the grammar matches there, else an
+    :class:`UnexpectedCharacters`."""
+    error = UnexpectedCharacters(text, pos, set(lexer.allowed), last and [last], _NAMES)
+    at = pos
+    while at < len(text):
+        lexed = _ROOT.next(text, at)
+        if lexed is None:
+            break
+        kind, value = lexed
+        if kind in _IGNORE:
+            at += len(value)
+            continue
+        token = Token(kind, value, at, at + len(value), text)
+        raise _token_error(token, states, end_state, [last], _NAMES, set(lexer.allowed)) from None
+    raise error
