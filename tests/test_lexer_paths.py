@@ -62,7 +62,7 @@ def test_fast_path_gives_the_careful_paths_tokens(path, monkeypatch):
     for chunk in path.read_text(encoding="utf-8").split("// -----"):
         fast = _tokens(chunk)
         with monkeypatch.context() as m:  # no line is taken whole: every op goes through the token walk
-            for name in ("_OP_LINE", "_OP_LINE_NEXT", "_REST_LINE_NEXT", "_ALIAS_LINE"):
+            for name in ("_OP_LINE", "_REST_LINE_NEXT", "_ALIAS_LINE"):
                 m.setattr(lexer, name, _NEVER)
             m.setattr(line_runs, "_LINE", _NEVER)
             m.setattr(line_runs, "_ALIAS_LINE", _NEVER)

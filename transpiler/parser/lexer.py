@@ -10,10 +10,12 @@ breaks and comments; the detail level skips them.
 Three paths give the same ops:
 
 * the fastest path takes a run of consecutive lines that each hold one whole op in one
-  ``OP_LINES`` token (:mod:`transpiler.parser.line_runs`);
+  ``OP_LINES`` token, and a run of one-line alias definitions in one ``ALIAS_LINES`` token
+  (:mod:`transpiler.parser.line_runs`);
 * the fast path takes a whole line with one regex when the text proves the line holds one
   whole op: brackets balanced, no region inside it, and the next line begins an item;
-* every other op goes through :meth:`StructureLexer._scan_body`, which walks its tokens.
+* every other op goes through :func:`~transpiler.parser.token_walk.scan_body`, which walks
+  its tokens.
 
 Errors are raised as :class:`LexError` with the offset of the offending character.
 """
@@ -54,9 +56,6 @@ _NEXT_ITEM = re.compile(
     _WS_P + r'(?=\}|\Z|%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*(?:"|[A-Za-z_][\w$]*\.)'
     r'|[A-Za-z_][\w$]*\.[\w$.]*(?![\w$.])(?!' + _WS_P + r'=(?!=)))'
 )
-# an op's line and, in a lookahead, the start of the next item (group 5: the blanks and
-# comments before it): the fast path's one regex for most lines
-_OP_LINE_NEXT = re.compile(_OP_LINE.pattern + r"(?=(" + _WS_P + r")" + _NEXT_ITEM.pattern[len(_WS_P):] + r")")
 # the rest of an op's line after the `}` that closes its region (` loc(#loc3)`, or nothing),
 # and the next item's start (group 3: the blanks and comments before it)
 _REST_LINE_NEXT = re.compile(r'[ \t]*+(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
@@ -93,7 +92,6 @@ class StructureLexer:
         runs_from = 0  # no run begins before here (a run whose brackets failed ends there)
         skip = b.skip
         op_line = _OP_LINE.match
-        op_line_next = _OP_LINE_NEXT.match
         rest_line_next = _REST_LINE_NEXT.match
         balanced = _balanced
         not_fast = _NOT_FAST.search
@@ -112,15 +110,7 @@ class StructureLexer:
                             yield LineRun(lines)
                             p = skip(text, runs_from)
                             continue
-                m = op_line_next(text, p) if p > slow_until else None
-                if m is not None and m.start(4) < 0:  # a line that the next item's start ends
-                    token = _line_token(text, p, m)
-                    if token is not None:
-                        yield token
-                        p = m.end(5)
-                        continue
-                if m is None and p > slow_until:
-                    m = op_line(text, p)
+                m = op_line(text, p) if p > slow_until else None
                 if m is not None and m.start(4) < 0:
                     found = _line_op(text, p, m, not regions)
                     if found is not None:
