@@ -128,3 +128,96 @@ def test_runs_end_where_the_line_does_not_prove_the_op_whole(text, ops, monkeypa
     assert with_runs == per_line
     if ops is not None:
         assert with_runs == ops
+
+
+def _read_all_paths(text: str, monkeypatch):
+    """(names of the ops, aliases) or the error text, read with runs, per line and carefully."""
+    from transpiler.diagnostics import DiagnosticError
+    from transpiler.parser import parse_module
+
+    def read():
+        try:
+            module = parse_module(text, "in.mlir")
+        except DiagnosticError as e:
+            return str(e)
+        return ([(op.name, op.def_text, op.span) for op in module.walk()],
+                [(a.name, a.value, a.span) for a in module.aliases])
+
+    results = [read()]
+    with monkeypatch.context() as m:
+        m.setattr(line_runs, "_LINE", _NEVER)
+        m.setattr(line_runs, "_ALIAS_LINE", _NEVER)
+        results.append(read())
+        for name in ("_OP_LINE", "_REST_LINE_NEXT", "_ALIAS_LINE"):
+            m.setattr(lexer, name, _NEVER)
+        results.append(read())
+    return results
+
+
+@pytest.mark.parametrize("text, expect", [
+    # a backslash before a CR does not escape it: the string is not closed on its line
+    ('module {\n  test.a "x\\\r"\n  test.b\n}\n', "unterminated string"),
+    # a CR ends a comment (MLIR's lexer): what follows it on the line is an op
+    ("module {\n  test.a\n  // c\rtest.x\n  test.b\n}\n", ["module", "test.a", "test.x", "test.b"]),
+    ("module {\n  test.a // c\rtest.b\n  test.c\n}\n", ["module", "test.a", "test.b", "test.c"]),
+    ("module {\n  tt.func @k() {\n    %c = arith.constant 1 : i32 // n\r    distributed.extern_call {symbol = \"s\"}"
+     " : () -> ()\n    tt.return\n  }\n}\n",
+     ["module", "tt.func", "arith.constant", "distributed.extern_call", "tt.return"]),
+    # an op after an alias's value on its line, a distributed op included
+    ("#a = 1 : i32 distributed.get_rank %c : i32\nmodule {\n}\n", ["distributed.get_rank", "module"]),
+    ("#a = 1 : i32 tt.dot\n#b = 2 : i32\nmodule {\n}\n", ["tt.dot", "module"]),
+    ("#b = distributed.x\nmodule {\n}\n", "expected the alias's value"),
+    # alias values stripped alike (a form feed, a no-break space)
+    ("#loc = loc(unknown)\x0c\nmodule {\n}\n", ["module"]),
+    ("#a = 1 : i32\xa0\nmodule {\n}\n", ["module"]),
+    # results of a second op whose name has no dot, on the same line
+    ("func.func @f() -> i32 {\n  %1 = arith.constant 1 : i32 %2 = call @f() : () -> i32\n  return %2 : i32\n}\n",
+     ["func.func", "arith.constant", "call", "return"]),
+    ("module {\n  test.a %0 = x\n}\n", "custom op 'x' is unknown"),
+    # brackets matched, not counted
+    ("module {\n  test.a ) (\n}\n", "unexpected ')'"),
+    ("module {\n  %x = test.a (%x) > <\n}\n", "expected '>'"),
+    # a comment inside braces
+    ("module {\n  test.a {a = 1 // }\n  }\n}\n", ["module", "test.a"]),
+    ("module {\n  test.a {a = 1 //}\n  test.b\n}\n", "region is not closed"),
+    # a letter outside ASCII where an item may begin: no internal error
+    ("module {\n  test.a {\n  \u00fc\n  }\n}\n", ["module", "test.a"]),
+])
+def test_every_path_reads_the_same(text, expect, monkeypatch):
+    """Inputs an adversarial review found where the paths disagreed (or crashed)."""
+    results = _read_all_paths(text, monkeypatch)
+    assert results[0] == results[1] == results[2]
+    if isinstance(expect, str):
+        assert isinstance(results[0], str) and expect in results[0]
+    else:
+        assert [name for name, _d, _s in results[0][0]] == expect
+
+
+@pytest.mark.parametrize("line, other", [
+    ("  test.a %x > %y\n", "  test.b %x\n"),  # `>` alone: the line does not balance
+    ("  %0 = test.a %x : !test.t<4x\n    test.b<f32>>\n", "  test.c %x\n"),  # a type over two lines
+])
+def test_runs_match_each_line_at_most_twice(line, other, monkeypatch):
+    """Linear whatever the text: a line that does not balance does not make the lines after it
+    be matched again (counted, not timed)."""
+    text = "module {\n" + "".join(line if i % 2 == 0 else other for i in range(2000)) + "}\n"
+    calls = [0]
+    real = line_runs._LINE
+
+    class Counting:
+        def match(self, *args):
+            calls[0] += 1
+            return real.match(*args)
+
+    monkeypatch.setattr(line_runs, "_LINE", Counting())
+    list(lexer.StructureLexer().tokens(text))
+    assert calls[0] <= 2 * text.count("\n") + 10
+
+
+def test_bracket_check_passes_are_bounded():
+    """Brackets nested deeper than the check follows take the per-line path (and the check
+    makes a bounded number of passes over the run)."""
+    deep = "module {\n  test.a " + "(" * 5000 + ")" * 5000 + "\n  test.b\n}\n"
+    assert line_runs._bad_lines(deep) == [0, 1, 3]  # the region's `{` and `}` lines too
+    toks = list(lexer.StructureLexer().tokens(deep))
+    assert not any(t.type == "OP_LINES" and any(line[2] == 11 for line in t.lines) for t in toks)

@@ -92,6 +92,8 @@ def starts_item(text: str, pos: int, top_level: bool) -> bool:
         return text.startswith("{-#", pos)
     if c.isalpha() or c == "_":
         m = OP_NAME.match(text, pos)
+        if m is None:  # a letter outside ASCII: no name begins with it
+            return False
         after = SKIP.match(text, m.end()).end()
         if text.startswith("=", after) and not text.startswith("==", after):
             return False  # `key = value` of a dictionary written over several lines
@@ -184,7 +186,10 @@ def opens_region(text: str, pos: int, generic: bool = False, in_parens: bool = F
         if end < 0:
             return False
     elif c.isalpha() or c == "_":
-        end = BARE_ID.match(text, q).end()
+        m = BARE_ID.match(text, q)
+        if m is None:  # a letter outside ASCII: not an op name
+            return False
+        end = m.end()
     else:
         return False
     after = skip(text, end)

@@ -26,25 +26,30 @@ from typing import Iterator, List, Tuple
 
 from .._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
-from .line_runs import KeepOut, take_alias_run, take_run
+from .line_runs import RunReader, balanced
 from .tokens import AliasRun, LexError, LineOp, LineRun, Tok
 from .token_walk import _another_alias, _not_an_op, scan_body
 
 
 # One whole op on one line: results, name, a body without line breaks whose braces balance
 # (dictionaries), an optional `{` opening a region, a trailing comment.
-_LINE_BODY = r'(?:[^"{}\n\r/]++|/(?!/)|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+"|\{(?:[^"{}\n]++|"(?:[^"\\\n]|\\.)*+")*+\})*+\})*+\})++'
+_STR = r'"(?:[^"\\\n\r]|\\[^\n\r])*+"'  # a string on one line (no escape of a line break, no CR)
+_TEXT = r'[^"{}\n\r/]++|/(?!/)|' + _STR
+_LINE_BODY = r'(?:' + _TEXT + r'|\{(?:' + _TEXT + r'|\{(?:' + _TEXT + r'|\{(?:' + _TEXT + r')*+\})*+\})*+\})++'
+# the end of an op's line: a comment (which a CR ends), the line break
+_EOL = r'[ \t\r]*(?://[^\n\r]*+\r?)?(?=\n|\Z)'
 _OP_LINE = re.compile(
     r'(%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=(?!=)[ \t]*)?'
-    r'("(?:[^"\\\n]|\\.)*"|[A-Za-z_][\w$.]*)[ \t]*+(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
+    r'(' + _STR + r'|[A-Za-z_][\w$.]*)[ \t]*+(' + _LINE_BODY + r')?(\{)?' + _EOL
 )
-_STRINGS = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # a `{` in a one-line body that may open a region (not `{}` and not `{key =`, `{key,`, `{key}`)
-_MAYBE_REGION = r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|"(?:[^"\\\n]|\\.)*")[ \t]*[=,}])'
-# text in a one-line body that may be the start of a second op (the careful path decides)
-# (a string directly after a `(`, such as a named location's `loc("x"(#loc3))`, is inside
-# brackets, so it cannot begin a generic op)
-_SUSPECT = r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|"(?<!\(")(?:[^"\\\n]|\\.)*"[ \t]*\(|distributed\.|tt\.dot|\r'
+_MAYBE_REGION = r'\{(?![ \t]*\}|[ \t]*(?:[A-Za-z_][\w$.\-]*|' + _STR + r')[ \t]*[=,}])'
+# text in a one-line body that may be the start of a second op (the careful path decides):
+# `= "op"`, `= dialect.op`, `%y = name` (results of a custom op of any name), `"op"(` (a
+# string directly after a `(`, such as a named location's `loc("x"(#loc3))`, is inside
+# brackets, so it cannot begin a generic op), `distributed.`, `tt.dot`, a CR
+_SUSPECT = (r'=[ \t]*(?:"|[A-Za-z_][\w$]*\.[A-Za-z_])|%[\w$.\-]+(?::[0-9]+)?[ \t]*=(?!=)[ \t]*[A-Za-z_"]'
+            r'|(?<!\()' + _STR + r'[ \t]*\(|distributed\.|tt\.dot|\r')
 # either of the two: the body is not for the fast path
 _NOT_FAST = re.compile(_MAYBE_REGION + "|" + _SUSPECT)
 # What follows an op's line when the next token begins an item, for most lines: blanks and
@@ -58,22 +63,12 @@ _NEXT_ITEM = re.compile(
 )
 # the rest of an op's line after the `}` that closes its region (` loc(#loc3)`, or nothing),
 # and the next item's start (group 3: the blanks and comments before it)
-_REST_LINE_NEXT = re.compile(r'[ \t]*+(' + _LINE_BODY + r')?(\{)?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)'
+_REST_LINE_NEXT = re.compile(r'[ \t]*+(' + _LINE_BODY + r')?(\{)?' + _EOL
                              + r"(?=(" + _WS_P + r")" + _NEXT_ITEM.pattern[len(_WS_P):] + r")")
 # the same at the top level, where an alias definition (`#loc3 = ...`) begins an item too
 _NEXT_TOP_ITEM = re.compile(_NEXT_ITEM.pattern[:-1] + r'|[#!][\w$.\-]+' + _WS_P + r'=(?!=))')
 # an alias definition on one line: its name and `=`, then a value as an op's one-line body
-_ALIAS_LINE = re.compile(r'[#!][\w$.\-]+[ \t]*=(?!=)(' + _LINE_BODY + r')?[ \t\r]*(?://[^\n]*)?(?=\n|\Z)')
-
-
-def _balanced(text: str, start: int, end: int) -> bool:
-    """Whether ``()``, ``[]`` and ``<>`` balance in ``text[start:end]`` (strings left out; a
-    ``>`` of ``->`` or ``>=`` is an operator)."""
-    if text.find('"', start, end) >= 0:
-        text, start, end = _STRINGS.sub("", text[start:end]), 0, None
-    count = text.count
-    return (count("(", start, end) == count(")", start, end) and count("[", start, end) == count("]", start, end)
-            and count("<", start, end) == count(">", start, end) - count("->", start, end) - count(">=", start, end))
+_ALIAS_LINE = re.compile(r'[#!][\w$.\-]+[ \t]*=(?!=)(' + _LINE_BODY + r')?' + _EOL)
 
 
 class StructureLexer:
@@ -87,13 +82,11 @@ class StructureLexer:
         regions: List[Tuple[int, list, bool]] = []  # (offset of `{`, brackets and generic form of its op)
         slow_until = -1  # the fast path failed on a line up to here: ops sharing it go the careful way
         next_item = _next_item
-        keep_out = KeepOut(text)
-        keep_out_at = keep_out_line = -1  # the next text that keeps a run out, and its line
-        runs_from = 0  # no run begins before here (a run whose brackets failed ends there)
+        runs = RunReader(text)
+        runs_from = 0  # no run begins before here
         skip = b.skip
         op_line = _OP_LINE.match
         rest_line_next = _REST_LINE_NEXT.match
-        balanced = _balanced
         not_fast = _NOT_FAST.search
         continues = b.continues
         trim_end = b.trim_end
@@ -102,14 +95,11 @@ class StructureLexer:
             c = text[p]
             if c not in "}^#!{":  # an op: on the fast path when its line proves it whole
                 if p > slow_until and p >= runs_from:
-                    if p > keep_out_at:
-                        keep_out_at, keep_out_line = keep_out.next_after(p)
-                    if p < keep_out_line:
-                        lines, runs_from = take_run(text, p, keep_out_line, next_item)
-                        if lines is not None:
-                            yield LineRun(lines)
-                            p = skip(text, runs_from)
-                            continue
+                    lines, runs_from = runs.ops(p, next_item)
+                    if lines is not None:
+                        yield LineRun(lines)
+                        p = skip(text, runs_from)
+                        continue
                 m = op_line(text, p) if p > slow_until else None
                 if m is not None and m.start(4) < 0:
                     found = _line_op(text, p, m, not regions)
@@ -145,7 +135,7 @@ class StructureLexer:
                 p = yield from self._block_label(text, p)
             elif (c == "#" or c == "!") and not regions and b.ALIAS_DEF.match(text, p):
                 if p >= runs_from:
-                    lines, runs_from = take_alias_run(text, p, _next_top_item)
+                    lines, runs_from = runs.aliases(p, _next_top_item)
                     if lines is not None:
                         yield AliasRun(lines)
                         p = skip(text, runs_from)
@@ -171,7 +161,7 @@ class StructureLexer:
             word = text[n0:n1]
             if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
                 pass  # the careful path reports it
-            elif (not _NOT_FAST.search(body) and (b0 < 0 or _balanced(text, b0, b1))
+            elif (not _NOT_FAST.search(body) and (b0 < 0 or balanced(text, b0, b1))
                     and not b.continues(text, b0, b.trim_end(text, b0, b1))
                     and b.opens_region(text, o0 + 1, generic=word[0] == '"')):
                 if n0 > p:
@@ -226,7 +216,7 @@ class StructureLexer:
         m = _ALIAS_LINE.match(text, p)
         if m is not None:  # a one-line value the line proves whole, as for an op's body
             b0, b1 = m.span(1)
-            if (b0 >= 0 and _NOT_FAST.search(text, b0, b1) is None and _balanced(text, b0, b1)
+            if (b0 >= 0 and _NOT_FAST.search(text, b0, b1) is None and balanced(text, b0, b1)
                     and not _another_alias(text, b0, b1)):
                 end = b.trim_end(text, b0, b1)
                 if end > b.skip(text, b0) and not b.continues(text, b0, end) and (
@@ -267,7 +257,7 @@ def _line_token(text: str, p: int, m):
     def_text = text[p:n0] if n0 > p else None
     if b0 < 0:
         return LineOp(word, p, n1, def_text, None)
-    if _NOT_FAST.search(text, b0, b1) is not None or not _balanced(text, b0, b1):
+    if _NOT_FAST.search(text, b0, b1) is not None or not balanced(text, b0, b1):
         return None
     end = b.trim_end(text, b0, b1)
     if b.continues(text, b0, end):

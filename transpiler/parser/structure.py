@@ -138,7 +138,9 @@ class StructureBuilder:
     def aliases_of_run(self, run: AliasRun) -> "_Aliases":
         """The aliases of an ``ALIAS_LINES`` token, one per line."""
         text = self.source.text
-        return _Aliases(Alias(text[start:name_end], text[v0:v1], (start, v1)) for start, name_end, v0, v1 in run.lines)
+        # the value stripped as the per-line path strips it (form feeds, no-break spaces...)
+        return _Aliases(Alias(text[start:name_end], text[v0:v1].strip(), (start, v1))
+                        for start, name_end, v0, v1 in run.lines)
 
     def file(self, children: list) -> Module:
         if any(type(c) is _Aliases for c in children):
