@@ -180,6 +180,9 @@ def _read_all_paths(text: str, monkeypatch):
     # a comment inside braces
     ("module {\n  test.a {a = 1 // }\n  }\n}\n", ["module", "test.a"]),
     ("module {\n  test.a {a = 1 //}\n  test.b\n}\n", "region is not closed"),
+    # a run that begins after another item on its line: its brackets are its own
+    ('#loc1 = loc(unknown)\n#loc51 = loc("Y"(#loc = ))\nmodule {\n}\n', "unexpected ')'"),
+    ('#loc7 = loc(callsite(#loc2 at #loc3=1))\nmodule {\n}\n', "unexpected ')'"),
     # a letter outside ASCII where an item may begin: no internal error
     ("module {\n  test.a {\n  \u00fc\n  }\n}\n", ["module", "test.a"]),
 ])

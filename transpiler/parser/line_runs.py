@@ -127,10 +127,11 @@ class RunReader:
         at, limit = self._keep_out_after(pos)
         if limit <= pos <= at:
             return None, pos  # the keep-out text is on this line
-        line_start = text.rfind("\n", 0, pos) + 1
         checked_start, checked_end = self._checked
         known = checked_start <= pos < checked_end
         if known:
+            # the line's start, or the run's if its first line began after another item
+            line_start = max(text.rfind("\n", 0, pos) + 1, checked_start)
             bad = self._bad
             i = bisect_left(bad, line_start)
             if i < len(bad) and bad[i] == line_start:
@@ -154,13 +155,13 @@ class RunReader:
             p = m.end()
         if not lines:
             return None, pos
-        if not known:
+        if not known:  # the brackets from the run's first op on (not of an item before it)
             end = lines[-1][end_at]
-            self._checked = (line_start, end)
-            self._bad = self._line_starts(line_start, end, _bad_lines(text[line_start:end]))
+            self._checked = (pos, end)
+            self._bad = self._line_starts(pos, end, _bad_lines(text[pos:end]))
             if self._bad:
                 cut = self._bad[0]
-                if cut == line_start:
+                if cut == pos:
                     return None, pos
                 lines = [line for line in lines if line[end_at] < cut]
         while lines and not next_item(text, lines[-1][end_at]):
@@ -184,7 +185,8 @@ class RunReader:
         return self._keep_out
 
     def _line_starts(self, start: int, end: int, indices: List[int]) -> List[int]:
-        """The offsets of the lines ``indices`` (in order) of ``text[start:end]``."""
+        """The offsets of the lines ``indices`` (in order) of ``text[start:end]`` (line 0
+        starts at ``start``)."""
         starts = []
         find = self._text.find
         line, p = 0, start
