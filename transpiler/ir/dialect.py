@@ -197,8 +197,7 @@ class OpDetail:
 
     def resolved_operands(self, op: Operation) -> List[Value]:
         if self.operands is None:
-            from .scope import resolve
-
+            resolve = _scope.resolve
             n = len(self.operand_names)
             hints = self.operand_type_hints + [None] * (n - len(self.operand_type_hints))
             offsets = self.operand_offsets + [None] * (n - len(self.operand_offsets))
@@ -219,12 +218,16 @@ class OpDetail:
 def known_type(v: Value) -> Optional[Type]:
     """The type of ``v`` if it can be known without failing: None when its producer is an op
     nobody declared, or its text cannot be read (the type is then not needed, SPEC.md section 3)."""
-    from ..diagnostics import DiagnosticError
-
     try:
         return v.type
-    except (LookupError, DiagnosticError):
+    except LookupError:
         return None
+    except Exception as e:  # the diagnostics module is imported only on this path (it is rare)
+        from ..diagnostics import DiagnosticError
+
+        if isinstance(e, DiagnosticError):
+            return None
+        raise
 
 
 ALL_OPERANDS, ALL_RESULTS = "_operands", "_results"
@@ -261,3 +264,7 @@ def operand_groups(op: Operation, opdef: OpDef) -> List[Tuple[str, int]]:
         groups.append((spec.name, count))
         rest -= count
     return groups
+
+
+# scope.py imports this module: bound as a module, it may be partly initialised here
+from . import scope as _scope  # noqa: E402
