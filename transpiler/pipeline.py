@@ -66,8 +66,10 @@ def make_ttir(module: Module, options: Options) -> Module:
 
     for op in module.walk():
         if op.name in DISTRIBUTED_OPS:
-            for d in verify_op(op):
+            diagnostics = verify_op(op)
+            for d in diagnostics:
                 engine.emit(with_function_note(d, op))
+            op.verified = not diagnostics
     engine.check()
     return module
 

@@ -42,6 +42,8 @@ class Operation:
         body: the op text pieces after the name: BODY strings and ``None`` for each region.
         generic: True when the op was written in generic form (``"tt.reduce"(...)``).
         origin: for an op created by a rewrite, the span of the source op it was made for.
+        verified: the ``ttir`` stage verified the op and found nothing (the lowering, which
+            verifies the ops it lowers, need not verify it again).
     """
 
     name: str
@@ -56,6 +58,7 @@ class Operation:
     origin: Optional[Tuple[int, int]] = None  # span of the source op a rewrite made this op for
     _results: Optional[List[OpResult]] = None
     _detail: Optional["OpDetail"] = None
+    verified: bool = attrs.field(default=False, init=False)  # verify_op found nothing (the ``ttir`` stage)
 
     # ---- construction of in-memory ops ----------------------------------------------------------
     @classmethod

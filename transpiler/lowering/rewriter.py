@@ -193,8 +193,10 @@ class PatternRewriter:
 
 
 def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnostics: DiagnosticEngine,
-                   rewriter: Optional[PatternRewriter] = None, on_op: Optional[Callable] = None) -> int:
-    """Apply ``patterns`` to every op of ``module``; returns the number of rewrites.
+                   rewriter: Optional[PatternRewriter] = None, on_op: Optional[Callable] = None,
+                   ops: Optional[Iterable[Operation]] = None) -> int:
+    """Apply ``patterns`` to every op of ``module`` (``ops``: the module's ops in program order,
+    when the caller has walked it already); returns the number of rewrites.
 
     A pattern reports problems through ``diagnostics`` and leaves the op alone; the sweep goes
     on so that all errors of a module are reported in one run (up to the engine's limit).
@@ -203,7 +205,7 @@ def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnosti
     for p in patterns:
         by_name.setdefault(p.op_name, []).append(p)
     rewriter = rewriter or PatternRewriter(module)
-    worklist = [op for op in module.walk() if op.name in by_name]
+    worklist = [op for op in (module.walk() if ops is None else ops) if op.name in by_name]
     count = 0
     try:
         count = _sweep(worklist, by_name, rewriter, diagnostics)
