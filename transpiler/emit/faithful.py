@@ -75,8 +75,11 @@ class _Splicer:
                     self.copy_to(frame[1].span[1])
                 continue
             if op.source is self.module.source and op.span is not None and op.span[0] >= self.cursor:
-                nested = (o for region in op.regions for block in region.blocks for o in block.ops)
-                stack.append([nested, op, None])
+                if op.regions:
+                    nested = (o for region in op.regions for block in region.blocks for o in block.ops)
+                    stack.append([nested, op, None])
+                else:  # what its frame would do: nothing nested, copy up to its end
+                    self.copy_to(op.span[1])
             else:
                 self.new(op, frame[2])
             frame[2] = op
