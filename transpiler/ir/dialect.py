@@ -95,6 +95,7 @@ class OpDef:
     stripped_types: Dict[int, str] = attrs.Factory(dict)
     elided: Sequence[str] = ()
     _compiled_format: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
+    _name_tables: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
 
     @property
     def compiled_format(self) -> Tuple:
@@ -110,23 +111,30 @@ class OpDef:
         return compiled
 
     def role(self, name: str) -> Optional[str]:
-        if any(s.name == name for s in self.operands):
-            return "operand"
-        if name in self.attribute_kinds:
-            return "attribute"
-        if name in self.regions:
-            return "region"
-        if name in self.successors:
-            return "successor"
-        if any(s.name == name for s in self.results):
-            return "result"
-        return None
+        """What format name ``name`` is: ``operand``, ``attribute``, ``region``, ``successor``,
+        ``result`` (in that precedence), or None."""
+        return self._names()[0].get(name)
 
     def value_spec(self, name: str) -> Optional[ValueSpec]:
-        for s in list(self.operands) + list(self.results):
-            if s.name == name:
-                return s
-        return None
+        """The operand (else result) spec named ``name``, or None."""
+        return self._names()[1].get(name)
+
+    def _names(self) -> Tuple[Dict[str, str], Dict[str, ValueSpec]]:
+        """``(role by name, value spec by name)``, made on first use (the declaration is fixed;
+        the parser and the printers ask about every name of a format)."""
+        tables = self._name_tables
+        if tables is None:
+            roles: Dict[str, str] = {}
+            for role, names in (("operand", [s.name for s in self.operands]), ("attribute", self.attribute_kinds),
+                                ("region", self.regions), ("successor", self.successors),
+                                ("result", [s.name for s in self.results])):
+                for name in names:
+                    roles.setdefault(name, role)
+            specs: Dict[str, ValueSpec] = {}
+            for spec in list(self.operands) + list(self.results):
+                specs.setdefault(spec.name, spec)
+            tables = self._name_tables = (roles, specs)
+        return tables
 
     def memory_effects(self, op: Operation) -> FrozenSet[str]:
         return self.effects(op) if callable(self.effects) else self.effects
@@ -208,11 +216,9 @@ class OpDetail:
     def operand_types(self, op: Operation) -> List[Optional[Type]]:
         values = self.resolved_operands(op)
         hints = self.operand_type_hints
-        out = []
-        for i, v in enumerate(values):
-            hint = hints[i] if i < len(hints) else None
-            out.append(hint if hint is not None else known_type(v))
-        return out
+        if len(hints) < len(values):
+            hints = hints + [None] * (len(values) - len(hints))
+        return [known_type(v) if hint is None else hint for v, hint in zip(values, hints)]
 
 
 def known_type(v: Value) -> Optional[Type]:
