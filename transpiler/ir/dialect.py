@@ -17,7 +17,7 @@ import attrs
 from .. import records
 from .attributes import Attribute
 from .core import Operation, Value
-from .format import compile_format
+from .format import compile_format, format_names
 from .types import Type
 from .attr_kinds import AttrKind, EnumKeyword, SymbolRef, TokenAttrKind, TypedValue  # noqa: F401 (declarations use them)
 
@@ -96,6 +96,7 @@ class OpDef:
     elided: Sequence[str] = ()
     _compiled_format: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
     _name_tables: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
+    _format_names: Optional[FrozenSet[str]] = attrs.field(init=False, default=None, repr=False)
 
     @property
     def compiled_format(self) -> Tuple:
@@ -109,6 +110,14 @@ class OpDef:
         if compiled is None:
             compiled = self._compiled_format = compile_format(self.format) if self.format is not None else ()
         return compiled
+
+    @property
+    def format_names(self) -> FrozenSet[str]:
+        """Every ``$name`` of the format, optional groups included (made on first use)."""
+        names = self._format_names
+        if names is None:
+            names = self._format_names = frozenset(format_names(self.compiled_format))
+        return names
 
     def role(self, name: str) -> Optional[str]:
         """What format name ``name`` is: ``operand``, ``attribute``, ``region``, ``successor``,
