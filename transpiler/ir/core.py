@@ -270,9 +270,17 @@ class Module:
             op.parent = self.body
 
     def walk(self) -> Iterator[Operation]:
-        """Every op of the module, in program order."""
-        for op in self.ops:
-            yield from op.walk()
+        """Every op of the module, in program order (``Operation.walk`` of each top-level op,
+        inlined: one generator, not one per top-level op)."""
+        for top in self.ops:
+            stack = [top]
+            while stack:
+                op = stack.pop()
+                yield op
+                if op.regions:
+                    for region in reversed(op.regions):
+                        for block in reversed(region.blocks):
+                            stack.extend(reversed(block.ops))
 
 
 _UPPER: Optional[tuple] = None

@@ -35,8 +35,10 @@ def check_reserved_attributes(op: Operation) -> None:
     Raises:
         Unlowerable: naming the attribute and why it cannot be copied.
     """
+    detail = op.detail()
+    properties, attributes = detail.properties, detail.attributes
     for name in RESERVED:
-        if name in op.properties or name in op.attributes:
+        if name in properties or name in attributes:
             what = ("its own name string (\"dist.<symbol>\")" if name == "name"
                     else "its own operand segment sizes (ins, outs)")
             raise Unlowerable(f"has an attribute '{name}', which cannot be copied onto hivm.hir.custom: that op uses "

@@ -177,19 +177,26 @@ class PatternRewriter:
         before, after, erased = self._before, self._after, self._erased
         for block in self._blocks.values():
             ops: List[Operation] = []
-
-            def emit(op: Operation) -> None:
-                for new in before.get(id(op), ()):
-                    emit(new)
-                if id(op) not in erased:
-                    ops.append(op)
-                for new in after.get(id(op), ()):
-                    emit(new)
-
             for op in block.ops:
-                emit(op)
+                _emit(op, before, after, erased, ops)
             block.ops[:] = ops
         self._before, self._after, self._erased, self._blocks = {}, {}, set(), {}
+
+
+def _emit(op: Operation, before: Dict[int, List[Operation]], after: Dict[int, List[Operation]], erased: Set[int],
+          out: List[Operation]) -> None:
+    """Append to ``out`` the ops inserted before ``op``, ``op`` unless erased, the ops inserted
+    after it (each with its own insertions).  A function, not a closure of ``commit``: a
+    recursive closure is a reference cycle, garbage for the collector on every commit."""
+    key = id(op)
+    if before:
+        for new in before.get(key, ()):
+            _emit(new, before, after, erased, out)
+    if key not in erased:
+        out.append(op)
+    if after:
+        for new in after.get(key, ()):
+            _emit(new, before, after, erased, out)
 
 
 def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnostics: DiagnosticEngine,
