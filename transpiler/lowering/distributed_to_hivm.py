@@ -38,6 +38,7 @@ from .rewriter import PatternRewriter, RewritePattern, apply_patterns
 
 CUSTOM_OP = "hivm.hir.custom"
 DISTRIBUTED_OPS = tuple(d.name for d in OPS)
+DISTRIBUTED_OP_NAMES = frozenset(DISTRIBUTED_OPS)  # for membership tests, op by op
 
 
 @records.define
@@ -226,7 +227,7 @@ def lower_distributed_to_hivm(module: Module, options: Optional[LoweringOptions]
     engine = diagnostics or DiagnosticEngine()
     ops = list(module.walk())  # one walk for the three questions
     for op in ops:
-        if op.name.startswith("distributed.") and op.name not in DISTRIBUTED_OPS:
+        if op.name.startswith("distributed.") and op.name not in DISTRIBUTED_OP_NAMES:
             engine.emit(op_error(op, "is not an op of the distributed dialect, so it cannot be lowered (known: "
                                      + ", ".join(n.split(".", 1)[1] for n in DISTRIBUTED_OPS) + ")"))
     has_dot = ct.exist_dot(op.name for op in ops)
