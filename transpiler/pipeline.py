@@ -62,12 +62,14 @@ def make_ttir(module: Module, options: Options) -> Module:
     if not names_distributed_ops(module):
         return module
     from .ir.verifier import verify_op
-    from .lowering.distributed_to_hivm import DISTRIBUTED_OPS
+    from .lowering.distributed_to_hivm import DISTRIBUTED_OP_NAMES
 
     for op in module.walk():
-        if op.name in DISTRIBUTED_OPS:
-            for d in verify_op(op):
+        if op.name in DISTRIBUTED_OP_NAMES:
+            diagnostics = verify_op(op)
+            for d in diagnostics:
                 engine.emit(with_function_note(d, op))
+            op.verified = not diagnostics
     engine.check()
     return module
 

@@ -26,6 +26,7 @@ class _Splicer:
         self.cursor = 0
         self.erased = sorted(module.erased)
         self.with_locations = with_locations
+        self.printer = None  # transpiler.emit.printer, imported for the first new op
 
     # ---- text copying --------------------------------------------------------------------------
     def copy_to(self, pos: int) -> None:
@@ -74,8 +75,11 @@ class _Splicer:
                     self.copy_to(frame[1].span[1])
                 continue
             if op.source is self.module.source and op.span is not None and op.span[0] >= self.cursor:
-                nested = (o for region in op.regions for block in region.blocks for o in block.ops)
-                stack.append([nested, op, None])
+                if op.regions:
+                    nested = (o for region in op.regions for block in region.blocks for o in block.ops)
+                    stack.append([nested, op, None])
+                else:  # what its frame would do: nothing nested, copy up to its end
+                    self.copy_to(op.span[1])
             else:
                 self.new(op, frame[2])
             frame[2] = op
@@ -85,12 +89,15 @@ class _Splicer:
     def print_new(self, op: Operation, newline: str, indent: str) -> str:
         """A new op's text; one with regions (the ``scf.if`` guard of a predicated wait) takes
         several lines, the later ones at ``indent``."""
-        from .printer import ModulePrinter, print_op  # only for a module with new ops
+        printer = self.printer
+        if printer is None:
+            from . import printer  # only for a module with new ops, once per module
 
+            self.printer = printer
         if not op.regions:
-            return print_op(op, with_location=self.with_locations)
+            return printer.print_op(op, with_location=self.with_locations)
         lines: List[str] = []
-        ModulePrinter(locations=self.with_locations).print_op(op, "", lines)
+        printer.ModulePrinter(locations=self.with_locations).print_op(op, "", lines)
         return (newline + indent).join(lines)
 
     def new(self, op: Operation, previous: Optional[Operation]) -> None:

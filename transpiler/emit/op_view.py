@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Callable, Dict, Iterable, List, Optional
 from ..ir.core import Operation, Region, Value
 from ..ir.dialect import ALL_OPERANDS, ALL_RESULTS, OpDef, all_attributes, operand_groups
-from ..ir.format import OptionalGroup, Ref
 
 
 NameOf = Callable[[Value], str]
@@ -74,7 +73,7 @@ class OpView:
             count = len(results) - fixed if spec.variadic else 1
             self._result_types[spec.name] = results[j : j + count]
             j += count
-        self._format_names = _format_names(opdef.compiled_format)
+        self._format_names = opdef.format_names
 
     def operand_names(self, name: str) -> List[str]:
         return [self.name_of(v) for v in self._operands.get(name, [])]
@@ -114,13 +113,3 @@ class OpView:
 
     def successor(self, name: str) -> str:
         return self.op.detail().successors[list(self.opdef.successors).index(name)]
-
-
-def _format_names(elements) -> set:
-    names = set()
-    for e in elements:
-        if isinstance(e, Ref):
-            names.add(e.name)
-        elif isinstance(e, OptionalGroup):
-            names |= _format_names(e.elements)
-    return names

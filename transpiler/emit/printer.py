@@ -97,10 +97,11 @@ def generic_pieces(op: Operation, name_of: NameOf) -> list:
 def op_pieces(op: Operation, name_of: NameOf, generic: bool = False, location: bool = True) -> list:
     """``op`` (without its results prefix) as text pieces and :class:`RegionPiece` objects."""
     opdef = lookup(op.name)
+    hook = print_hook(op.name) if not generic and opdef is not None and opdef.custom_syntax else None
     if generic:
         pieces = generic_pieces(op, name_of)
-    elif opdef is not None and opdef.custom_syntax and print_hook(op.name) is not None:
-        printed = print_hook(op.name)(op, name_of)
+    elif hook is not None:
+        printed = hook(op, name_of)
         pieces = [op.name + printed] if isinstance(printed, str) else [op.name, *printed]
     elif opdef is not None and opdef.compiled_format:
         printer = Printer(op.name)

@@ -179,6 +179,8 @@ def i32_attr(value: int) -> IntegerAttr:
 
 def quote_string(value: str) -> str:
     """Escape ``value`` as MLIR prints a string literal (``\\22`` for a quote, ``\\0A`` ...)."""
+    if value.isascii() and value.isprintable() and '"' not in value and "\\" not in value:
+        return '"' + value + '"'  # nothing to escape (the usual symbol or name)
     out = []
     for ch in value:
         code = ord(ch)

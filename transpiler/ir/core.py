@@ -15,7 +15,6 @@ of a replaced op to its replacement, so every use, by reference or by name, stay
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import attrs
@@ -23,7 +22,7 @@ import attrs
 from .attributes import Attribute
 from .source import Source  # noqa: F401 (re-exported: the IR's text)
 from .types import Type
-from .values import BlockArgument, OpResult, Value  # noqa: F401 (re-exported)
+from .values import BlockArgument, OpResult, Value, results_from_def  # noqa: F401 (re-exported)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .dialect import OpDetail
@@ -43,6 +42,8 @@ class Operation:
         body: the op text pieces after the name: BODY strings and ``None`` for each region.
         generic: True when the op was written in generic form (``"tt.reduce"(...)``).
         origin: for an op created by a rewrite, the span of the source op it was made for.
+        verified: the ``ttir`` stage verified the op and found nothing (the lowering, which
+            verifies the ops it lowers, need not verify it again).
     """
 
     name: str
@@ -57,6 +58,7 @@ class Operation:
     origin: Optional[Tuple[int, int]] = None  # span of the source op a rewrite made this op for
     _results: Optional[List[OpResult]] = None
     _detail: Optional["OpDetail"] = None
+    verified: bool = attrs.field(default=False, init=False)  # verify_op found nothing (the ``ttir`` stage)
 
     # ---- construction of in-memory ops ----------------------------------------------------------
     @classmethod
@@ -77,12 +79,10 @@ class Operation:
         ``operand_types`` are needed only where an operand's own type cannot be known (a
         value produced by an op nobody declared); by default each operand's type is used.
         """
-        from .dialect import OpDetail
-
         op = cls(name, regions=list(regions), location=location)
         names = list(result_names) + [None] * (len(result_types) - len(result_names))
         op._results = [OpResult(op, i, names[i], t) for i, t in enumerate(result_types)]
-        op._detail = OpDetail(
+        op._detail = _upper()[0](
             operands=list(operands),
             operand_type_hints=list(operand_types or ()),
             attributes=dict(attributes or {}),
@@ -110,7 +110,7 @@ class Operation:
     @property
     def results(self) -> List[OpResult]:
         if self._results is None:
-            self._results = _results_from_def(self)
+            self._results = results_from_def(self)
         return self._results
 
     @property
@@ -153,9 +153,10 @@ class Operation:
         while stack:
             op = stack.pop()
             yield op
-            for region in reversed(op.regions):
-                for block in reversed(region.blocks):
-                    stack.extend(reversed(block.ops))
+            if op.regions:  # most ops have none
+                for region in reversed(op.regions):
+                    for block in reversed(region.blocks):
+                        stack.extend(reversed(block.ops))
 
     def adopt_results(self, other: "Operation") -> None:
         """Take over ``other``'s result values (so all their uses now refer to this op).
@@ -198,9 +199,7 @@ class Block:
     @property
     def arguments(self) -> List[BlockArgument]:
         if self._arguments is None:
-            from .scope import block_arguments
-
-            self._arguments = block_arguments(self)
+            self._arguments = _upper()[1](self)
         return self._arguments
 
     @arguments.setter
@@ -271,29 +270,32 @@ class Module:
             op.parent = self.body
 
     def walk(self) -> Iterator[Operation]:
-        """Every op of the module, in program order."""
-        for op in self.ops:
-            yield from op.walk()
+        """Every op of the module, in program order (``Operation.walk`` of each top-level op,
+        inlined: one generator, not one per top-level op)."""
+        for top in self.ops:
+            stack = [top]
+            while stack:
+                op = stack.pop()
+                yield op
+                if op.regions:
+                    for region in reversed(op.regions):
+                        for block in reversed(region.blocks):
+                            stack.extend(reversed(block.ops))
 
 
-_RESULT_GROUP = re.compile(r"(%[\w$.\-]+)(?::([0-9]+))?")
+_UPPER: Optional[tuple] = None
 
 
-def _results_from_def(op: Operation) -> List[OpResult]:
-    """Result values of a source op, from its ``def_text`` (``%a, %b:2 = ``; blanks and
-    comments may stand between the names)."""
-    text = op.def_text
-    if not text:
-        return []
-    results: List[OpResult] = []
-    for m in _RESULT_GROUP.finditer(re.sub(r"//[^\n\r]*", "", text)):
-        name, count = m.group(1), m.group(2)
-        if count:
-            base = len(results)
-            results.extend([OpResult(op, base + k, f"{name}#{k}") for k in range(int(count))])
-        else:
-            results.append(OpResult(op, len(results), name))
-    return results
+def _upper() -> tuple:
+    """``(OpDetail, block_arguments)`` from the modules built on this one (``dialect``, ``scope``,
+    which import it): bound on first use, not imported again in every call."""
+    global _UPPER
+    if _UPPER is None:
+        from .dialect import OpDetail
+        from .scope import block_arguments
+
+        _UPPER = (OpDetail, block_arguments)
+    return _UPPER
 
 
 def enclosing_function(op: Operation) -> Optional[Operation]:

@@ -17,7 +17,7 @@ import attrs
 from .. import records
 from .attributes import Attribute
 from .core import Operation, Value
-from .format import compile_format
+from .format import compile_format, format_names
 from .types import Type
 from .attr_kinds import AttrKind, EnumKeyword, SymbolRef, TokenAttrKind, TypedValue  # noqa: F401 (declarations use them)
 
@@ -95,6 +95,8 @@ class OpDef:
     stripped_types: Dict[int, str] = attrs.Factory(dict)
     elided: Sequence[str] = ()
     _compiled_format: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
+    _name_tables: Optional[Tuple] = attrs.field(init=False, default=None, repr=False)
+    _format_names: Optional[FrozenSet[str]] = attrs.field(init=False, default=None, repr=False)
 
     @property
     def compiled_format(self) -> Tuple:
@@ -109,24 +111,39 @@ class OpDef:
             compiled = self._compiled_format = compile_format(self.format) if self.format is not None else ()
         return compiled
 
+    @property
+    def format_names(self) -> FrozenSet[str]:
+        """Every ``$name`` of the format, optional groups included (made on first use)."""
+        names = self._format_names
+        if names is None:
+            names = self._format_names = frozenset(format_names(self.compiled_format))
+        return names
+
     def role(self, name: str) -> Optional[str]:
-        if any(s.name == name for s in self.operands):
-            return "operand"
-        if name in self.attribute_kinds:
-            return "attribute"
-        if name in self.regions:
-            return "region"
-        if name in self.successors:
-            return "successor"
-        if any(s.name == name for s in self.results):
-            return "result"
-        return None
+        """What format name ``name`` is: ``operand``, ``attribute``, ``region``, ``successor``,
+        ``result`` (in that precedence), or None."""
+        return self._names()[0].get(name)
 
     def value_spec(self, name: str) -> Optional[ValueSpec]:
-        for s in list(self.operands) + list(self.results):
-            if s.name == name:
-                return s
-        return None
+        """The operand (else result) spec named ``name``, or None."""
+        return self._names()[1].get(name)
+
+    def _names(self) -> Tuple[Dict[str, str], Dict[str, ValueSpec]]:
+        """``(role by name, value spec by name)``, made on first use (the declaration is fixed;
+        the parser and the printers ask about every name of a format)."""
+        tables = self._name_tables
+        if tables is None:
+            roles: Dict[str, str] = {}
+            for role, names in (("operand", [s.name for s in self.operands]), ("attribute", self.attribute_kinds),
+                                ("region", self.regions), ("successor", self.successors),
+                                ("result", [s.name for s in self.results])):
+                for name in names:
+                    roles.setdefault(name, role)
+            specs: Dict[str, ValueSpec] = {}
+            for spec in list(self.operands) + list(self.results):
+                specs.setdefault(spec.name, spec)
+            tables = self._name_tables = (roles, specs)
+        return tables
 
     def memory_effects(self, op: Operation) -> FrozenSet[str]:
         return self.effects(op) if callable(self.effects) else self.effects
@@ -197,8 +214,7 @@ class OpDetail:
 
     def resolved_operands(self, op: Operation) -> List[Value]:
         if self.operands is None:
-            from .scope import resolve
-
+            resolve = _scope.resolve
             n = len(self.operand_names)
             hints = self.operand_type_hints + [None] * (n - len(self.operand_type_hints))
             offsets = self.operand_offsets + [None] * (n - len(self.operand_offsets))
@@ -209,22 +225,24 @@ class OpDetail:
     def operand_types(self, op: Operation) -> List[Optional[Type]]:
         values = self.resolved_operands(op)
         hints = self.operand_type_hints
-        out = []
-        for i, v in enumerate(values):
-            hint = hints[i] if i < len(hints) else None
-            out.append(hint if hint is not None else known_type(v))
-        return out
+        if len(hints) < len(values):
+            hints = hints + [None] * (len(values) - len(hints))
+        return [known_type(v) if hint is None else hint for v, hint in zip(values, hints)]
 
 
 def known_type(v: Value) -> Optional[Type]:
     """The type of ``v`` if it can be known without failing: None when its producer is an op
     nobody declared, or its text cannot be read (the type is then not needed, SPEC.md section 3)."""
-    from ..diagnostics import DiagnosticError
-
     try:
         return v.type
-    except (LookupError, DiagnosticError):
+    except LookupError:
         return None
+    except Exception as e:  # the diagnostics module is imported only on this path (it is rare)
+        from ..diagnostics import DiagnosticError
+
+        if isinstance(e, DiagnosticError):
+            return None
+        raise
 
 
 ALL_OPERANDS, ALL_RESULTS = "_operands", "_results"
@@ -261,3 +279,7 @@ def operand_groups(op: Operation, opdef: OpDef) -> List[Tuple[str, int]]:
         groups.append((spec.name, count))
         rest -= count
     return groups
+
+
+# scope.py imports this module: bound as a module, it may be partly initialised here
+from . import scope as _scope  # noqa: E402

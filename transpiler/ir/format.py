@@ -16,7 +16,7 @@ by them, :mod:`transpiler.emit.format_printer` prints an op by them.
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, Optional, Set, Tuple
 
 from .. import records
 
@@ -114,3 +114,14 @@ def compile_format(text: str) -> Tuple:
     if len(stack) != 1:
         raise ValueError(f"unbalanced optional group in {text!r}")
     return tuple(stack[0])
+
+
+def format_names(elements) -> Set[str]:
+    """The ``$name`` of every :class:`Ref` among ``elements``, optional groups included."""
+    names: Set[str] = set()
+    for e in elements:
+        if isinstance(e, Ref):
+            names.add(e.name)
+        elif isinstance(e, OptionalGroup):
+            names |= format_names(e.elements)
+    return names

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..diagnostics import DiagnosticError
+from ..diagnostics import ERROR, Diagnostic, DiagnosticError, Note, op_error, op_location
 from .core import Block, BlockArgument, Operation, OpResult, Region, Value
+from .dialect import lookup
 from .types import Type
 
 
@@ -82,8 +83,6 @@ def check_redefinitions(op: Operation) -> None:
     Raises:
         DiagnosticError: at ``op``, naming the value.
     """
-    from ..diagnostics import op_error
-
     names = [r.name.split("#")[0] for r in op.results if r.name]
     block = op.parent
     inner: Optional[Operation] = None  # the op of the enclosing region that holds `op`
@@ -162,8 +161,6 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
             break
         block = parent.parent
     if known and op.source is not None:
-        from ..diagnostics import op_error
-
         raise DiagnosticError([op_error(op, f"use of undeclared SSA value '{name}'", at=offset)])
     return UnresolvedValue(name, type_hint)
 
@@ -197,8 +194,6 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
         return value
     defined, used = _position(value.op), _position(node)
     if defined is not None and used is not None and defined > used:
-        from ..diagnostics import Note, op_error, op_location
-
         diag = op_error(user, f"operand #{index} does not dominate this use", at=offset)
         where = op_location(value.op)
         diag.notes.append(Note("operand defined here (op in the same block)", *where))
@@ -214,8 +209,6 @@ def _position(op: Operation) -> Optional[int]:
 def _region_arguments_known(op: Operation) -> bool:
     """Whether the arguments of ``op``'s regions are known: written in block labels (generic
     form), or defined by a declared syntax."""
-    from .dialect import lookup
-
     if op.generic or op.source is None:
         return True
     opdef = lookup(op.name)
@@ -227,8 +220,6 @@ def block_arguments(block: Block) -> List[BlockArgument]:
     from the syntax of the op that holds the region (``tt.func`` arguments, ``scf.for``
     induction variable and iter_args, ...)."""
     if block.label is not None:
-        from ..diagnostics import ERROR, Diagnostic, DiagnosticError
-
         op = block.parent.parent if block.parent is not None else None
         source = op.source if op is not None else None
         if source is None or source.reader is None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+import re
+from typing import TYPE_CHECKING, List, Optional
 
 from .types import Type
 
@@ -68,3 +69,29 @@ class BlockArgument(Value):
 
     def __repr__(self) -> str:
         return f"<arg {self.name}: {self._type}>"
+
+
+_RESULT_GROUP = re.compile(r"(%[\w$.\-]+)(?::([0-9]+))?")
+_RESULT_NAME = re.compile(r"%[\w$.\-]+")
+_COMMENT = re.compile(r"//[^\n\r]*")
+
+
+def results_from_def(op: "Operation") -> List[OpResult]:
+    """Result values of a source op, from its ``def_text`` (``%a, %b:2 = ``; blanks and
+    comments may stand between the names)."""
+    text = op.def_text
+    if not text:
+        return []
+    if "//" in text:
+        text = _COMMENT.sub("", text)
+    if ":" not in text:  # no result group: one result per name (the common ``%x = ``)
+        return [OpResult(op, i, name) for i, name in enumerate(_RESULT_NAME.findall(text))]
+    results: List[OpResult] = []
+    for m in _RESULT_GROUP.finditer(text):
+        name, count = m.group(1), m.group(2)
+        if count:
+            base = len(results)
+            results.extend([OpResult(op, base + k, f"{name}#{k}") for k in range(int(count))])
+        else:
+            results.append(OpResult(op, len(results), name))
+    return results

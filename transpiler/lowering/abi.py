@@ -115,12 +115,12 @@ def parse_signature(text: str, function: str) -> CSignature:
 def _kind(t: Type) -> str:
     if isinstance(t, PointerType) or (isinstance(t, RankedTensorType) and isinstance(t.element, PointerType)):
         return POINTER
-    if str(t).startswith("memref<"):
-        return POINTER
     if isinstance(t, IntegerType):
         return INTEGER
     if isinstance(t, FloatType):
         return FLOAT
+    if str(t).startswith("memref<"):
+        return POINTER
     return OPAQUE
 
 
@@ -129,16 +129,20 @@ def _check(symbol: str, library: str, param: CParam, t: Type, what: str) -> Opti
     kind = _kind(t)
     if OPAQUE in (param.kind, kind):
         return None
-    where = f"parameter '{param.name}' of {symbol} in the {library} device library"
     if param.kind != kind:
-        raise AbiMismatch(f"{what} has type {t}, but {where} is {param.describe()}")
+        raise AbiMismatch(f"{what} has type {t}, but {_where(symbol, library, param)} is {param.describe()}")
     if kind != INTEGER or param.width == t.width:
         return None
     if param.width > t.width and what.startswith("operand"):
         return param.width
-    raise AbiMismatch(f"{what} has type {t} ({t.width} bits), but {where} is {param.describe()}: "
+    raise AbiMismatch(f"{what} has type {t} ({t.width} bits), but {_where(symbol, library, param)} is "
+                      f"{param.describe()}: "
                       + ("a narrower parameter would truncate it" if param.width < t.width else
                          "the widths differ"))
+
+
+def _where(symbol: str, library: str, param: CParam) -> str:
+    return f"parameter '{param.name}' of {symbol} in the {library} device library"
 
 
 def match_operands(symbol: str, library: str, signature: CSignature, operand_types: Sequence[Type],

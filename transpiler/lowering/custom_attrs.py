@@ -12,6 +12,7 @@ from ..ir.attributes import UNIT, Attribute, DenseI32ArrayAttr, OpaqueAttr, Stri
 from ..ir.core import BlockArgument, Operation, Value
 from ..ir.types import PointerType
 from .core_type import ANNOTATION
+from .naming import Unlowerable
 
 PIPE_S = OpaqueAttr("#hivm.pipe<PIPE_S>")  # the pipe map is declared but empty: scalar pipe
 # What the lowering decides (items 2-9): a source op's own value of these is dropped, never
@@ -34,10 +35,10 @@ def check_reserved_attributes(op: Operation) -> None:
     Raises:
         Unlowerable: naming the attribute and why it cannot be copied.
     """
-    from .naming import Unlowerable
-
+    detail = op.detail()
+    properties, attributes = detail.properties, detail.attributes
     for name in RESERVED:
-        if name in op.properties or name in op.attributes:
+        if name in properties or name in attributes:
             what = ("its own name string (\"dist.<symbol>\")" if name == "name"
                     else "its own operand segment sizes (ins, outs)")
             raise Unlowerable(f"has an attribute '{name}', which cannot be copied onto hivm.hir.custom: that op uses "

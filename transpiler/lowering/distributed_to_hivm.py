@@ -38,6 +38,7 @@ from .rewriter import PatternRewriter, RewritePattern, apply_patterns
 
 CUSTOM_OP = "hivm.hir.custom"
 DISTRIBUTED_OPS = tuple(d.name for d in OPS)
+DISTRIBUTED_OP_NAMES = frozenset(DISTRIBUTED_OPS)  # for membership tests, op by op
 
 
 @records.define
@@ -68,7 +69,7 @@ class LowerDistributedOp(RewritePattern):
         return True
 
     def _rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
-        diags = verify_op(op)
+        diags = [] if op.verified else verify_op(op)  # the ttir stage verified it
         if diags:
             raise DiagnosticError(diags)
         try:
@@ -224,12 +225,13 @@ def lower_distributed_to_hivm(module: Module, options: Optional[LoweringOptions]
     """
     options = options or LoweringOptions()
     engine = diagnostics or DiagnosticEngine()
-    for op in module.walk():
-        if op.name.startswith("distributed.") and op.name not in DISTRIBUTED_OPS:
+    ops = list(module.walk())  # one walk for the three questions
+    for op in ops:
+        if op.name.startswith("distributed.") and op.name not in DISTRIBUTED_OP_NAMES:
             engine.emit(op_error(op, "is not an op of the distributed dialect, so it cannot be lowered (known: "
                                      + ", ".join(n.split(".", 1)[1] for n in DISTRIBUTED_OPS) + ")"))
-    has_dot = ct.exist_dot(op.name for op in module.walk())
+    has_dot = ct.exist_dot(op.name for op in ops)
     patterns = [LowerDistributedOp(name, has_dot, options) for name in DISTRIBUTED_OPS]
-    count = apply_patterns(module, patterns, engine)
+    count = apply_patterns(module, patterns, engine, ops=ops)
     engine.check()
     return count

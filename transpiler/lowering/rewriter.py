@@ -21,6 +21,7 @@ from ..ir.core import Block, Module, Operation, Value, enclosing_function
 from ..ir.scope import define_results
 
 _SSA_NAME = re.compile(r"%[\w$.\-]+")
+_NAME_CHAR = re.compile(r"[\w$.\-]")
 _HINT = re.compile(r"[A-Za-z_$.\-][\w$.\-]*|[0-9]+")
 
 
@@ -40,50 +41,66 @@ class ValueNamer:
     Inside a function (an isolated-from-above op), a name must be new in the whole function:
     MLIR forbids a name that an enclosing region already defines, and sibling regions are
     simplest kept apart too.  Outside any function (ops at the top level of a module, or of an
-    implicit module) the scope is the whole module.  The names of a scope are collected once,
-    from its source text, and every name handed out is added, so naming costs O(1) per name.
+    implicit module) the scope is the whole module.  A candidate name is looked up in the
+    scope's source text and in the set of the names handed out (and of in-memory ops).
     """
 
     def __init__(self, module: Optional[Module] = None) -> None:
         self.module = module
-        self._used: Dict[int, Set[str]] = {}
+        self._scopes: Dict[int, tuple] = {}
         self._next: Dict[tuple, int] = {}
 
-    def _names_of(self, function: Optional[Operation], anchor: Operation) -> Set[str]:
+    def _scope_of(self, function: Optional[Operation], anchor: Operation) -> tuple:
+        """``(names handed out or made in memory, text, start, end)`` of a scope: a name is used
+        when it is in the set or written in ``text[start:end]`` (looked up there per candidate,
+        not collected: a lowering asks for a few names, the text names hundreds)."""
         key = id(function)
-        used = self._used.get(key)
-        if used is None:
-            used = set()
+        scope = self._scopes.get(key)
+        if scope is None:
+            used: Set[str] = set()
+            text, start, end = None, 0, 0
             if function is not None:
                 if function.source is not None and function.span is not None:
-                    used.update(_SSA_NAME.findall(function.source.text, *function.span))
+                    text, (start, end) = function.source.text, function.span
                 ops = function.walk()
             else:
                 source = self.module.source if self.module is not None else anchor.source
                 if source is not None:
-                    used.update(_SSA_NAME.findall(source.text))
+                    text, start, end = source.text, 0, len(source.text)
                 ops = self.module.walk() if self.module is not None else anchor.walk()
             for op in ops:
                 if op.source is None:
                     used.update(r.name.split("#")[0] for r in op.results if r.name)
-            self._used[key] = used
-        return used
+            scope = self._scopes[key] = (used, text, start, end)
+        return scope
 
     def fresh(self, anchor: Operation, hint: str) -> str:
         """A name based on ``hint`` (``c1_i32``) not used in ``anchor``'s function."""
         function = enclosing_function(anchor)
-        used = self._names_of(function, anchor)
+        used, text, start, end = self._scope_of(function, anchor)
         if not _HINT.fullmatch(hint):
             hint = "v"
         name = f"%{hint}"
         key = (id(function), hint)
         n = self._next.get(key, 0)  # the suffixes tried before are taken: start after them
-        while name in used:
+        while name in used or (text is not None and _written(text, name, start, end)):
             name = f"%{hint}_{n}"
             n += 1
         self._next[key] = n
         used.add(name)
         return name
+
+
+def _written(text: str, name: str, start: int, end: int) -> bool:
+    """Whether ``_SSA_NAME.findall(text, start, end)`` would find ``name``: every ``%`` starts an
+    SSA name (``%`` is no name character), which runs to the first character that is not one."""
+    at = text.find(name, start, end)
+    while at >= 0:
+        after = at + len(name)
+        if after >= end or _NAME_CHAR.match(text, after, end) is None:
+            return True
+        at = text.find(name, at + 1, end)
+    return False
 
 
 class PatternRewriter:
@@ -177,24 +194,33 @@ class PatternRewriter:
         before, after, erased = self._before, self._after, self._erased
         for block in self._blocks.values():
             ops: List[Operation] = []
-
-            def emit(op: Operation) -> None:
-                for new in before.get(id(op), ()):
-                    emit(new)
-                if id(op) not in erased:
-                    ops.append(op)
-                for new in after.get(id(op), ()):
-                    emit(new)
-
             for op in block.ops:
-                emit(op)
+                _emit(op, before, after, erased, ops)
             block.ops[:] = ops
         self._before, self._after, self._erased, self._blocks = {}, {}, set(), {}
 
 
+def _emit(op: Operation, before: Dict[int, List[Operation]], after: Dict[int, List[Operation]], erased: Set[int],
+          out: List[Operation]) -> None:
+    """Append to ``out`` the ops inserted before ``op``, ``op`` unless erased, the ops inserted
+    after it (each with its own insertions).  A function, not a closure of ``commit``: a
+    recursive closure is a reference cycle, garbage for the collector on every commit."""
+    key = id(op)
+    if before:
+        for new in before.get(key, ()):
+            _emit(new, before, after, erased, out)
+    if key not in erased:
+        out.append(op)
+    if after:
+        for new in after.get(key, ()):
+            _emit(new, before, after, erased, out)
+
+
 def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnostics: DiagnosticEngine,
-                   rewriter: Optional[PatternRewriter] = None, on_op: Optional[Callable] = None) -> int:
-    """Apply ``patterns`` to every op of ``module``; returns the number of rewrites.
+                   rewriter: Optional[PatternRewriter] = None, on_op: Optional[Callable] = None,
+                   ops: Optional[Iterable[Operation]] = None) -> int:
+    """Apply ``patterns`` to every op of ``module`` (``ops``: the module's ops in program order,
+    when the caller has walked it already); returns the number of rewrites.
 
     A pattern reports problems through ``diagnostics`` and leaves the op alone; the sweep goes
     on so that all errors of a module are reported in one run (up to the engine's limit).
@@ -203,7 +229,7 @@ def apply_patterns(module: Module, patterns: Iterable[RewritePattern], diagnosti
     for p in patterns:
         by_name.setdefault(p.op_name, []).append(p)
     rewriter = rewriter or PatternRewriter(module)
-    worklist = [op for op in module.walk() if op.name in by_name]
+    worklist = [op for op in (module.walk() if ops is None else ops) if op.name in by_name]
     count = 0
     try:
         count = _sweep(worklist, by_name, rewriter, diagnostics)

@@ -90,14 +90,18 @@ def _check_enums(op, enums) -> List[str]:
     attributes = all_attributes(op)
     for name, enum in enums:
         attr = attributes.get(name)
-        allowed = ", ".join(f"{k} = {n}" for k, n in enum.values)
         if attr is None:
-            errors.append(f"requires the '{name}' attribute ({enum.enum_name}: {allowed})")
+            errors.append(f"requires the '{name}' attribute ({enum.enum_name}: {_allowed(enum)})")
         elif not isinstance(attr, IntegerAttr) or attr.type != I32:
-            errors.append(f"'{name}' must be an i32 {enum.enum_name} value ({allowed}), found {attr}")
+            errors.append(f"'{name}' must be an i32 {enum.enum_name} value ({_allowed(enum)}), found {attr}")
         elif enum.keyword(attr.value) is None:
-            errors.append(f"'{name}' = {attr.value} is not a {enum.enum_name} value ({allowed})")
+            errors.append(f"'{name}' = {attr.value} is not a {enum.enum_name} value ({_allowed(enum)})")
     return errors
+
+
+def _allowed(enum) -> str:
+    """``"KEY = N, ..."``: the enum's values, for a message."""
+    return ", ".join(f"{k} = {n}" for k, n in enum.values)
 
 
 def _verify_notify(op) -> List[str]:
