@@ -45,9 +45,9 @@ def parse_structure(tokens, builder):
 
     ``builder`` has one method per rule (``op``, ``region``, ``block``, ``alias``, ``metadata``,
     ``file``), called with the rule's children at each reduction, as a Lark parse-time
-    transformer would be (children of inlined rules spliced in place); ``builder.shifted``
-    maps a terminal to the function that makes its value when it is shifted (the token
-    itself otherwise), as Lark's lexer callbacks would.
+    transformer would be (children of inlined rules spliced in place); ``builder.SHIFTED``
+    maps a terminal to the name of the method that makes its value when it is shifted (the
+    token itself otherwise), as Lark's lexer callbacks would.
 
     Raises:
         UnexpectedToken: a token the grammar does not allow there (or the input ends early).
@@ -60,7 +60,7 @@ def parse_structure(tokens, builder):
     states = [START_STATE]
     values: list = []
     token = None
-    shifted = getattr(builder, "shifted", {})
+    shifted = {kind: getattr(builder, method) for kind, method in getattr(builder, "SHIFTED", {}).items()}
 
     def reduce(rule_index: int) -> None:
         name, size, callback, spliced = rules[rule_index]

@@ -28,9 +28,10 @@ class StructureBuilder:
         self.source = source
         self.names_distributed = False  # whether an op read so far is a distributed.* op
         self._names: dict = {}  # op names read so far: one string per name
-        # terminals whose value the builder makes when they are shifted: their ops (and
-        # aliases) exist from then on, and the run's offsets are dropped at once
-        self.shifted = {"OP_LINES": self.ops_of_run, "ALIAS_LINES": self.aliases_of_run}
+
+    # terminals whose value the builder makes when they are shifted (the method's name): their
+    # ops (and aliases) exist from then on, and the run's offsets are dropped at once
+    SHIFTED = {"OP_LINES": "ops_of_run", "ALIAS_LINES": "aliases_of_run"}
 
     def op(self, children: list) -> Operation:
         first = children[0]
