@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from . import _generated_detail_tables as tables
 from .detail_errors import Token, UnexpectedCharacters, UnexpectedToken
-from .detail_lane import JOINED, SINGLE, inline_kind, lane_of, run_lane
+from .detail_lane import JOINED, SINGLE, TAKEN, inline_kind, lane_of, run_lane
 from .detail_scan import scanner
 
 _COMPILE_AFTER = 256  # tokens a lexer reads before it compiles the alternation of its terminals
@@ -194,6 +194,9 @@ class DetailParser:
                     right = values.pop()
                     value = values.pop()
                     value.extend(right)
+                elif inline == TAKEN:
+                    states.pop()
+                    value = values.pop()
                 else:
                     _reduce(rule, states, values)
                     continue
@@ -214,7 +217,16 @@ class DetailParser:
 
 
 def _reduce(rule, states: list, values: list) -> None:
-    name, size, callback, kept, spliced, expand1 = rule[:6]
+    name, size, callback, kept, spliced, expand1, inline = rule
+    if inline:  # what the general steps below would do, in short
+        if inline == SINGLE:
+            values.append([values.pop()])
+        elif inline == JOINED:
+            right = values.pop()
+            values[-1].extend(right)
+        del states[-size:]
+        states.append(_ACTIONS[states[-1]][name])
+        return
     if size:
         children = values[-size:]
         del values[-size:]

@@ -13,18 +13,19 @@ from __future__ import annotations
 
 from .detail_errors import Token
 
-SINGLE, JOINED = 1, 2
+SINGLE, JOINED, TAKEN = 1, 2, 3
 _new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots
 
 
 def inline_kind(size: int, callback, kept, spliced) -> int:
     """``SINGLE``: ``_item: TOKEN`` (one child, kept as a list for the parent to splice);
     ``JOINED``: a repetition that takes one more (``__custom_body_star_4: __custom_body_star_4
-    _item``: both lists joined); 0: any other reduction."""
+    _item``: both lists joined); ``TAKEN``: a repetition's first (``__custom_body_star_4:
+    _item``: the child's list taken over); 0: any other reduction."""
     if callback is not None or kept is not None:
         return 0
-    if size == 1 and spliced == ():
-        return SINGLE
+    if size == 1:
+        return SINGLE if spliced == () else TAKEN if spliced == (0,) else 0
     if size == 2 and spliced == (0, 1):
         return JOINED
     return 0
