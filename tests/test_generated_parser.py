@@ -223,33 +223,97 @@ def test_detail_parser_gives_larks_results_and_errors():
     assert not differ[:5], len(differ)
 
 
+_PIECES = list("()[]{}<>,:=*?+-x#!@%^\"\\ \t\n\r\x00\u00e9.09") + [
+    "//c\n", "// c", "loc(", "tensor", "index", "none", "vector", "->", "<{", "}>", "!tt.ptr<", "i32", "f16",
+    "\r\n", "\u2028", "dense<", "#a", "tensor<4x", "?x"]
+
+
+def _damaged(rnd, text: str) -> str:
+    """``text`` with one to three random insertions (of ``_PIECES``), deletions or truncations."""
+    for _ in range(rnd.randint(1, 3)):
+        i = rnd.randint(0, len(text))
+        op = rnd.random()
+        if op < 0.5:
+            text = text[:i] + rnd.choice(_PIECES) + text[i:]
+        elif op < 0.8:
+            text = text[:i] + text[i + rnd.randint(1, 4):]
+        else:
+            text = text[:i]
+    return text
+
+
 def test_detail_parser_gives_larks_results_and_errors_on_random_damage():
     """Random insertions (brackets, keywords, comments, line breaks, non-ASCII...), deletions
     and truncations of the corpus texts, some read from another start rule."""
     import random
 
     rnd = random.Random(16)
-    pieces = list("()[]{}<>,:=*?+-x#!@%^\"\\ \t\n\r\x00\u00e9.09") + [
-        "//c\n", "// c", "loc(", "tensor", "index", "none", "vector", "->", "<{", "}>", "!tt.ptr<", "i32", "f16",
-        "\r\n", "\u2028", "dense<", "#a", "tensor<4x", "?x"]
     lark_parse, ours = _parsers()
     differ, errors = [], 0
     for text, start in rnd.sample(_detail_inputs(), 1500):
         for _ in range(2):
-            variant = text
-            for _ in range(rnd.randint(1, 3)):
-                i = rnd.randint(0, len(variant))
-                op = rnd.random()
-                if op < 0.5:
-                    variant = variant[:i] + rnd.choice(pieces) + variant[i:]
-                elif op < 0.8:
-                    variant = variant[:i] + variant[i + rnd.randint(1, 4):]
-                else:
-                    variant = variant[:i]
+            variant = _damaged(rnd, text)
             rule = start if rnd.random() < 0.9 else rnd.choice(grammar.DETAIL_STARTS)
             expected = _outcome(lark_parse, variant, rule)
             errors += expected[0] == "error"
             if _outcome(ours.parse, variant, rule) != expected:
                 differ.append((rule, variant))
     assert errors > 500
+    assert not differ[:5], len(differ)
+
+
+def _every_lexer_compiled():
+    """A context in which every lexer of the detail parser reads with its compiled alternation
+    and, where it has one, its skipping scanner and lanes (a parse otherwise compiles them only
+    after a lexer's first ``_COMPILE_AFTER`` tokens); afterwards they are as they were."""
+    import contextlib
+
+    from transpiler.parser import detail_lalr
+
+    @contextlib.contextmanager
+    def context():
+        saved = [(lexer, lexer.uses, lexer.alternation, lexer.scan) for lexer in detail_lalr._LEXERS]
+        lanes = list(detail_lalr._LANES)
+        try:
+            for lexer in detail_lalr._LEXERS:
+                if lexer.alternation is None:
+                    lexer.uses = detail_lalr._COMPILE_AFTER
+                    lexer.next("", 0)
+            yield
+        finally:
+            for lexer, uses, alternation, scan in saved:
+                lexer.uses, lexer.alternation, lexer.scan = uses, alternation, scan
+            detail_lalr._LANES[:] = lanes
+
+    return context()
+
+
+def test_compiled_lexers_skip_ignored_text_and_read_item_lists_in_a_lane():
+    from transpiler.parser import _generated_detail_tables as tables
+    from transpiler.parser import detail_lalr
+
+    with _every_lexer_compiled():
+        readers = [lexer for lexer in detail_lalr._LEXERS if set(lexer.names) - detail_lalr._IGNORE]
+        assert all(lexer.scan is not None for lexer in readers)
+        star = detail_lalr._ACTIONS[tables.STARTS["custom_body"][0]]["__custom_body_star_4"]
+        lane = detail_lalr._LANES[star]
+        assert lane is not None and lane.name == "__custom_body_star_4" and len(lane.shifts) > 20
+
+
+def test_compiled_detail_parser_gives_larks_results_and_errors():
+    """The same comparisons with every lexer compiled from the start (scanners and lanes), on
+    the corpus texts, their variants and random damage."""
+    import random
+
+    lark_parse, ours = _parsers()
+    inputs = _detail_inputs()
+    variants = [(variant, start) for n, (text, start) in enumerate(inputs)
+                for variant in (text,) + (_variants(text) if n % 3 == 1 else ())]
+    rnd = random.Random(17)
+    variants += [(_damaged(rnd, text), start) for text, start in rnd.sample(inputs, 1500)]
+    differ = []
+    with _every_lexer_compiled():
+        for variant, start in variants:
+            if _outcome(ours.parse, variant, start) != _outcome(lark_parse, variant, start):
+                differ.append((start, variant))
     assert not differ[:5], len(differ)

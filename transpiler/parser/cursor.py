@@ -7,6 +7,9 @@ from typing import List, Optional, Sequence
 from ..ir.attributes import Attribute, DictAttr
 from ..ir.format import FormatError
 from ..ir.types import Type
+from .attributes import parse_attribute as _parse_attribute
+from .detail_errors import Token
+from .types import parse_type as _parse_type
 
 
 _PUNCT_TOKENS = {
@@ -36,9 +39,9 @@ class Cursor:
         return self.items[j] if j < len(self.items) else None
 
     def next(self):
-        item = self.peek()
-        self.i += 1
-        return item
+        i = self.i
+        self.i = i + 1
+        return self.items[i] if i < len(self.items) else None
 
     def at_end(self) -> bool:
         return self.i >= len(self.items)
@@ -48,10 +51,12 @@ class Cursor:
 
     def expect(self, kind: str, what: str):
         """Take the next item, which must be of ``kind``; else :class:`FormatError`."""
-        item = self.peek()
-        if _kind(item) != kind:
+        i = self.i
+        item = self.items[i] if i < len(self.items) else None
+        if (item.type if type(item) is Token else _kind(item)) != kind:
             raise FormatError(f"expected {what}, found {_describe(item)}", item)
-        return self.next()
+        self.i = i + 1
+        return item
 
     def accept(self, kind: str):
         """Take the next item if it is of ``kind`` (else None)."""
@@ -99,9 +104,7 @@ class Cursor:
         Raises:
             ValueError: the text is not an attribute.
         """
-        from .attributes import parse_attribute
-
-        return parse_attribute(text)
+        return _parse_attribute(text)
 
     @staticmethod
     def parse_type(text: str) -> Type:
@@ -110,9 +113,7 @@ class Cursor:
         Raises:
             ValueError: the text is not a type.
         """
-        from .types import parse_type
-
-        return parse_type(text)
+        return _parse_type(text)
 
     def expect_end(self) -> None:
         if not self.at_end():
@@ -121,6 +122,8 @@ class Cursor:
 
 
 def _kind(item) -> Optional[str]:
+    if type(item) is Token:
+        return item.type
     if isinstance(item, DictAttr):
         return "ATTR_DICT"
     return getattr(item, "type", None)
@@ -144,9 +147,7 @@ def literal_matches(lit: str, item) -> bool:
 
 def _read_type(tok) -> Type:
     """The type a TYPE token spells; a malformed one is a :class:`FormatError` at the token."""
-    from .types import parse_type
-
     try:
-        return parse_type(str(tok))
+        return _parse_type(str(tok))
     except ValueError as e:
         raise FormatError(str(e), tok) from None

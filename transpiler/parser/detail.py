@@ -16,7 +16,9 @@ from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.attributes import Attribute, DictAttr
 from ..ir.core import Operation, Source
 from ..ir.types import FunctionType, Type
+from . import grammar
 from .attributes import AttributeBuilder, unique_entries
+from .detail_errors import UnexpectedInput
 from .types import TypeBuilder, parse_type
 
 REGION_SLOT = "\x00"
@@ -99,13 +101,19 @@ def parse_body(op: Operation):
     Raises:
         DiagnosticError: the op's text is not valid at the reported position.
     """
-    from .detail_errors import UnexpectedInput
-    from .grammar import parse_detail_text
+    return read_body(op)[1]
 
+
+def read_body(op: Operation):
+    """``(body_text(op), parse_body(op))``.
+
+    Raises:
+        DiagnosticError: the op's text is not valid at the reported position.
+    """
     body = body_text(op)
     start = "generic_body" if op.generic else "custom_body"
     try:
-        return parse_detail_text(body.text, start)
+        return body, grammar.parse_detail_text(body.text, start)
     except UnexpectedInput as e:
         raise DiagnosticError([_syntax_diagnostic(op, body, e)]) from None
     except ValueError as e:  # bad escapes, malformed types inside the body
@@ -225,11 +233,8 @@ def parse_block_label(label: str) -> Tuple[str, List[Tuple[str, Type, Optional[s
     Raises:
         ValueError: if the label is malformed (the message says where).
     """
-    from .detail_errors import UnexpectedInput
-    from .grammar import parse_detail_text
-
     try:
-        return parse_detail_text(label, "block_label")
+        return grammar.parse_detail_text(label, "block_label")
     except UnexpectedInput as e:
         raise ValueError(f"malformed block label '{label}'") from e
     except ValueError as e:

@@ -17,7 +17,10 @@ same errors).  No Lark at run time.  It behaves as Lark's parser with ``lexer="c
 
 Terminal regexes are compiled on first use (with :mod:`transpiler._compat`'s ``re``: the
 ``regex`` module before Python 3.11); a lexer that has read ``_COMPILE_AFTER`` tokens compiles
-the alternation of its terminals, which gives the same tokens faster.
+the alternation of its terminals, which gives the same tokens faster, and its scanner
+(:mod:`transpiler.parser.detail_scan`: the ignored text skipped in the same match), and the
+parser states that read with it their lanes (:mod:`transpiler.parser.detail_lane`: a run of
+``custom_body`` items read without the parser's general steps).
 
 Errors (:mod:`transpiler.parser.detail_errors`): :class:`UnexpectedToken` (a token the grammar
 does not allow there; ``$END`` when the text ends early) and :class:`UnexpectedCharacters` (no
@@ -29,12 +32,15 @@ from __future__ import annotations
 
 from . import _generated_detail_tables as tables
 from .detail_errors import Token, UnexpectedCharacters, UnexpectedToken
+from .detail_lane import JOINED, SINGLE, TAKEN, inline_kind, lane_of, run_lane
+from .detail_scan import scanner
 
 _COMPILE_AFTER = 256  # tokens a lexer reads before it compiles the alternation of its terminals
 _PATTERNS = {row[0]: row[1] for row in tables.TERMINALS}
 _NAMES = {row[0]: row[4] for row in tables.TERMINALS}  # how messages name a terminal
 _IGNORE = frozenset(tables.IGNORE)
 _compiled: dict = {}
+_new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots
 
 
 def _match_of(name: str):
@@ -48,9 +54,13 @@ def _match_of(name: str):
 
 
 class _Lexer:
-    """The scanner of one set of terminals (``LEXERS[i]``): ``next(text, pos)`` is (kind, text) or None."""
+    """The scanner of one set of terminals (``LEXERS[i]``): ``next(text, pos)`` is (kind, text) or None.
 
-    __slots__ = ("names", "unless", "allowed", "tries", "uses", "alternation")
+    Once compiled, ``scan`` (when not None) is its :func:`~transpiler.parser.detail_scan.scanner`:
+    the ignored text skipped and the next token matched in one call.
+    """
+
+    __slots__ = ("names", "unless", "allowed", "tries", "uses", "alternation", "scan", "states")
 
     def __init__(self, row):
         self.names, self.unless = row
@@ -58,6 +68,8 @@ class _Lexer:
         self.tries = None
         self.uses = 0
         self.alternation = None
+        self.scan = None
+        self.states = []  # the parser states that read with this lexer
 
     def next(self, text: str, pos: int):
         alternation = self.alternation
@@ -70,6 +82,10 @@ class _Lexer:
                 from .._compat import re
 
                 self.alternation = re.compile("|".join("(?P<%s>%s)" % (n, _PATTERNS[n]) for n in self.names)).match
+                self.scan = scanner(self.names, _PATTERNS, _IGNORE)
+                if self.scan is not None:
+                    for state in self.states:
+                        _LANES[state] = lane_of(state, _ACTIONS, _STATE_LEXER, tables.RULES)
                 return self.next(text, pos)
             tries = self.tries
             if tries is None:
@@ -90,9 +106,11 @@ class _Lexer:
 
 _LEXERS = [_Lexer(row) for row in tables.LEXERS]
 _STATE_LEXER = [_LEXERS[i] for i in tables.STATE_LEXER]
+for _state, _lexer in enumerate(_STATE_LEXER):
+    _lexer.states.append(_state)
 _ROOT = _LEXERS[tables.ROOT_LEXER]
 _ACTIONS = tables.ACTIONS
-_SPLICE = ((), (), (0, 1))  # the splicing of the reductions DetailParser.parse makes inline, by size
+_LANES: list = [None] * len(_ACTIONS)  # a state's _Lane, made when the state's lexer gets its scanner
 
 
 class DetailParser:
@@ -103,7 +121,8 @@ class DetailParser:
 
     def __init__(self, builder):
         self.builder = builder
-        self.rules = [(name, size, getattr(builder, callback) if callback else None, kept, spliced, expand1)
+        self.rules = [(name, size, getattr(builder, callback) if callback else None, kept, spliced, expand1,
+                       inline_kind(size, callback, kept, spliced))
                       for name, size, callback, kept, spliced, expand1 in tables.RULES]
 
     def parse(self, text: str, start: str):
@@ -114,58 +133,75 @@ class DetailParser:
         start_state, end_state = tables.STARTS[start]
         rules = self.rules
         actions = _ACTIONS
+        lanes = _LANES
         states = [start_state]
         values: list = []
         ignore = _IGNORE
+        new = _new
         pos, end, last = 0, len(text), None
         while pos < end:
             lexer = _STATE_LEXER[states[-1]]
-            alternation = lexer.alternation
-            if alternation is None:
+            scan = lexer.scan
+            if scan is not None:  # a busy lexer: the ignored text and the token in one match
+                m = scan(text, pos)
+                kind = m.lastgroup
+                if kind is None:  # only ignored text is left, or no terminal matches after it
+                    pos = m.end()
+                    if pos < end:
+                        _lex_error(text, pos, lexer, last, states, end_state)
+                    break
+                value = m.group(kind)
+                if kind in lexer.unless:
+                    kind = lexer.unless[kind].get(value, kind)
+                stop = m.end()
+                pos = stop - len(value)
+            else:
                 lexed = lexer.next(text, pos)
                 if lexed is None:
                     _lex_error(text, pos, lexer, last, states, end_state)
                 kind, value = lexed
-            else:  # a busy lexer: its compiled alternation, inline (what lexer.next would do)
-                m = alternation(text, pos)
-                if m is None:
-                    _lex_error(text, pos, lexer, last, states, end_state)
-                kind = m.lastgroup
-                value = m.group()
-                if kind in lexer.unless:
-                    kind = lexer.unless[kind].get(value, kind)
-            stop = pos + len(value)
-            if kind in ignore:
-                pos = stop
-                continue
-            token = Token(kind, value, pos, stop, text)
+                stop = pos + len(value)
+                if kind in ignore:
+                    pos = stop
+                    continue
+            token = new(Token, value)  # Token(kind, value, pos, stop, text), inline
+            token.type = kind
+            token.value = value
+            token.start_pos = pos
+            token.end_pos = stop
+            token._text = text
             pos = stop
             while True:  # feed the token: reduce as needed, then shift it
-                action = actions[states[-1]].get(kind)
+                top = states[-1]
+                action = actions[top].get(kind)
                 if action is None:
                     raise _token_error(token, states, end_state)
                 if action >= 0:
+                    lane = lanes[top]
+                    if (lane is not None and action in lane.follows and len(states) > 1
+                            and actions[states[-2]].get(lane.name) == top):
+                        pos, token, action = run_lane(text, pos, end, lane, values[-1], token, action)
                     states.append(action)
                     values.append(token)
                     break
                 rule = rules[~action]
-                name, size, callback, kept, spliced, expand1 = rule
-                if callback is None and kept is None and 0 < size <= 2 and spliced == _SPLICE[size]:
-                    # the two reductions of almost every item, inline: `_item: TOKEN` (one child,
-                    # kept as a list for the parent to splice) and a repetition that takes one more
-                    # (`__custom_body_star_4: __custom_body_star_4 _item`: both lists joined)
-                    if size == 1:
-                        states.pop()
-                        value = [values.pop()]
-                    else:
-                        del states[-2:]
-                        right = values.pop()
-                        value = values.pop()
-                        value.extend(right)
-                    states.append(actions[states[-1]][name])
-                    values.append(value)
+                inline = rule[6]
+                if inline == SINGLE:
+                    states.pop()
+                    value = [values.pop()]
+                elif inline == JOINED:
+                    del states[-2:]
+                    right = values.pop()
+                    value = values.pop()
+                    value.extend(right)
+                elif inline == TAKEN:
+                    states.pop()
+                    value = values.pop()
                 else:
                     _reduce(rule, states, values)
+                    continue
+                states.append(actions[states[-1]][rule[0]])
+                values.append(value)
             last = token
         if last is not None:  # the end, placed at the last token (as Lark places it)
             token = Token("$END", "", last.start_pos, last.end_pos, text)
@@ -181,7 +217,16 @@ class DetailParser:
 
 
 def _reduce(rule, states: list, values: list) -> None:
-    name, size, callback, kept, spliced, expand1 = rule
+    name, size, callback, kept, spliced, expand1, inline = rule
+    if inline:  # what the general steps below would do, in short
+        if inline == SINGLE:
+            values.append([values.pop()])
+        elif inline == JOINED:
+            right = values.pop()
+            values[-1].extend(right)
+        del states[-size:]
+        states.append(_ACTIONS[states[-1]][name])
+        return
     if size:
         children = values[-size:]
         del values[-size:]

@@ -12,9 +12,13 @@ from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
 import attrs
 
 from ..ir.attributes import Attribute
-from ..ir.format import AttrDictDirective, FormatError, FunctionalType, Literal, OptionalGroup, Ref, TypeOf
+from ..ir.format import FormatError
 from ..ir.types import Type
-from .cursor import Cursor, _describe, _kind, _read_type, literal_matches
+from .cursor import Cursor, _describe, _kind, _read_type
+from .detail_errors import Token
+from .format_plan import (ATTR_DICT, ATTRIBUTE, FUNCTIONAL, LITERAL, OPERAND, OPTIONAL, REGION, START_ATTR_DICT,
+                          START_ATTRIBUTE, START_KIND, START_LITERAL, SUCCESSOR, TYPES, plan_of)
+from .types import parse_type
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..ir.dialect import OpDef
@@ -51,8 +55,6 @@ class Parsed:
     @staticmethod
     def parse_type(text: str) -> Type:
         """A type's text as a type (for ``OpDef.infer`` callbacks that meet a type in text)."""
-        from .types import parse_type
-
         return parse_type(text)
 
 
@@ -62,101 +64,119 @@ def parse_format(opdef: "OpDef", items: Sequence) -> Parsed:
     Raises:
         FormatError: the items do not follow the format.
     """
-    from .types import parse_type
-
     cur = Cursor(items)
     out = Parsed()
     out.location = cur.trailing_location()  # belongs to the op, not to the format
-    _parse_elements(opdef, opdef.compiled_format, cur, out, parse_type)
+    _run(opdef, plan_of(opdef), cur, out)
     cur.expect_end()
     return out
 
 
-def _parse_type_list(cur: Cursor, parse_type, count: Optional[int]) -> List[Type]:
+def _item_kind(item) -> Optional[str]:
+    return item.type if type(item) is Token else _kind(item)
+
+
+def _parse_type_list(cur: Cursor, count: Optional[int]) -> List[Type]:
     types: List[Type] = []
     if count == 0:
         return types
+    items = cur.items
     while True:
         tok = cur.expect("TYPE", "a type")
         types.append(_read_type(tok))
         if count is not None and len(types) == count:
             return types
-        if count is None and _kind(cur.peek()) == "COMMA" and _kind(cur.peek(1)) == "TYPE":
-            cur.next()
-            continue
-        if count is not None:
-            cur.expect("COMMA", "','")
-            continue
-        return types
+        if count is None:
+            i = cur.i
+            if i + 1 < len(items) and _item_kind(items[i]) == "COMMA" and _item_kind(items[i + 1]) == "TYPE":
+                cur.i = i + 1
+                continue
+            return types
+        cur.expect("COMMA", "','")
 
 
-def _starts(opdef: "OpDef", element, cur: Cursor) -> bool:
-    """Whether the next item can start ``element`` (used to decide optional groups)."""
-    item = cur.peek()
-    kind = _kind(item)
-    if isinstance(element, Literal):
-        return literal_matches(element.text, item)
-    if isinstance(element, Ref):
-        role = opdef.role(element.name)
-        if role == "operand":
-            return kind == "VALUE_USE"
-        if role == "region":
-            return kind == "REGION_SLOT"
-        if role == "successor":
-            return kind == "CARET_ID"
-        return opdef.attribute_kinds[element.name].can_start(item)
-    if isinstance(element, TypeOf):
-        return kind == "TYPE"
-    if isinstance(element, AttrDictDirective):
-        return kind == "ATTR_DICT" if not element.with_keyword else (kind == "BARE_ID" and str(item) == "attributes")
-    if isinstance(element, FunctionalType):
-        return kind == "LPAR"
+def _starts(opdef: "OpDef", start, item) -> bool:
+    """Whether ``item`` can start the element ``start`` describes (see ``format_plan``)."""
+    code = start[0]
+    if code == START_KIND:
+        return _item_kind(item) == start[1]
+    if code == START_LITERAL:
+        return _spells(start[1], start[2], item)
+    if code == START_ATTRIBUTE:
+        return opdef.attribute_kinds[start[1]].can_start(item)
+    if code == START_ATTR_DICT:
+        kind = _item_kind(item)
+        return kind == "ATTR_DICT" if not start[1] else (kind == "BARE_ID" and str(item) == "attributes")
     return False
 
 
-def _parse_elements(opdef, elements, cur: Cursor, out: Parsed, parse_type) -> None:
-    for element in elements:
-        if isinstance(element, Literal):
-            item = cur.peek()
-            if not literal_matches(element.text, item):
-                raise FormatError(f"expected '{element.text}', found {_describe(item)}", item)
-            cur.next()
-        elif isinstance(element, Ref):
-            _parse_ref(opdef, element.name, cur, out)
-        elif isinstance(element, TypeOf):
-            count = _type_count(opdef, element.name, out)
-            out.types[element.name] = _parse_type_list(cur, parse_type, count)
-        elif isinstance(element, FunctionalType):
-            cur.expect("LPAR", "'('")
-            ins: List[Type] = []
-            if _kind(cur.peek()) != "RPAR":
-                ins = _parse_type_list(cur, parse_type, None)
-            cur.expect("RPAR", "')'")
-            cur.expect("ARROW", "'->'")
-            if _kind(cur.peek()) == "LPAR":
-                cur.next()
-                outs = [] if _kind(cur.peek()) == "RPAR" else _parse_type_list(cur, parse_type, None)
-                cur.expect("RPAR", "')'")
-            else:
-                outs = _parse_type_list(cur, parse_type, 1)
-            if element.inputs in out.operands and len(out.operands[element.inputs]) != len(ins):
-                raise FormatError(f"{len(out.operands[element.inputs])} operands but {len(ins)} operand types",
-                                  cur.peek(-1))
-            out.types[element.inputs] = ins
-            out.types[element.results] = outs
-        elif isinstance(element, AttrDictDirective):
-            if element.with_keyword:
+def _spells(text: str, punctuation: Optional[str], item) -> bool:
+    """``literal_matches(text, item)``, the literal's punctuation token type looked up already."""
+    kind = _item_kind(item)
+    if punctuation is not None:
+        return kind == punctuation
+    return kind in ("BARE_ID", "TYPE") and str(item) == text
+
+
+def _run(opdef, steps, cur: Cursor, out: Parsed) -> None:
+    items = cur.items
+    for step in steps:
+        code = step[0]
+        if code == LITERAL:
+            item = items[cur.i] if cur.i < len(items) else None
+            if not _spells(step[1], step[2], item):
+                raise FormatError(f"expected '{step[1]}', found {_describe(item)}", item)
+            cur.i += 1
+        elif code == OPERAND:
+            _read_operand(cur, out, step)
+        elif code == TYPES:
+            name = step[1]
+            count = len(out.operands[name]) if name in out.operands else step[2]
+            out.types[name] = _parse_type_list(cur, count)
+        elif code == ATTRIBUTE:
+            name = step[1]
+            if name in out.attributes:
+                raise FormatError(f"attribute '{name}' is given twice", cur.peek())
+            out.attributes[name] = step[2].parse(cur)
+        elif code == ATTR_DICT:
+            if step[1]:
                 item = cur.peek()
-                if _kind(item) == "BARE_ID" and str(item) == "attributes":
+                if _item_kind(item) == "BARE_ID" and str(item) == "attributes":
                     cur.next()
                     _add_attributes(out, cur.expect("ATTR_DICT", "an attribute dictionary"))
-            elif _kind(cur.peek()) == "ATTR_DICT":
+            elif _item_kind(cur.peek()) == "ATTR_DICT":
                 _add_attributes(out, cur.next())
-        elif isinstance(element, OptionalGroup):
-            if element.elements and _starts(opdef, element.elements[0], cur):
-                _parse_elements(opdef, element.elements, cur, out, parse_type)
-        else:  # pragma: no cover
-            raise AssertionError(element)
+        elif code == OPTIONAL:
+            if step[1] is not None and _starts(opdef, step[1], cur.peek()):
+                _run(opdef, step[2], cur, out)
+        elif code == FUNCTIONAL:
+            _read_functional_type(cur, out, step[1], step[2])
+        elif code == REGION:
+            cur.expect("REGION_SLOT", "a region")
+            out.regions += 1
+        elif code == SUCCESSOR:
+            out.successors.append(str(cur.expect("CARET_ID", "a block name")))
+        else:  # UNKNOWN_REF
+            raise FormatError(f"format of '{opdef.name}' names unknown '${step[1]}'")
+
+
+def _read_functional_type(cur: Cursor, out: Parsed, inputs: str, results: str) -> None:
+    cur.expect("LPAR", "'('")
+    ins: List[Type] = []
+    if _kind(cur.peek()) != "RPAR":
+        ins = _parse_type_list(cur, None)
+    cur.expect("RPAR", "')'")
+    cur.expect("ARROW", "'->'")
+    if _kind(cur.peek()) == "LPAR":
+        cur.next()
+        outs = [] if _kind(cur.peek()) == "RPAR" else _parse_type_list(cur, None)
+        cur.expect("RPAR", "')'")
+    else:
+        outs = _parse_type_list(cur, 1)
+    if inputs in out.operands and len(out.operands[inputs]) != len(ins):
+        raise FormatError(f"{len(out.operands[inputs])} operands but {len(ins)} operand types", cur.peek(-1))
+    out.types[inputs] = ins
+    out.types[results] = outs
 
 
 def _add_attributes(out: Parsed, dictionary) -> None:
@@ -166,44 +186,23 @@ def _add_attributes(out: Parsed, dictionary) -> None:
         out.attributes[name] = value
 
 
-def _type_count(opdef: "OpDef", name: str, out: Parsed) -> Optional[int]:
-    if name in out.operands:
-        return len(out.operands[name])
-    spec = opdef.value_spec(name)
-    if spec is not None and not spec.variadic and not spec.optional:
-        return 1
-    return None
-
-
-def _parse_ref(opdef: "OpDef", name: str, cur: Cursor, out: Parsed) -> None:
-    role = opdef.role(name)
-    if role == "operand":
-        spec = opdef.value_spec(name)
-        names: List[str] = []
-        if spec.variadic:
-            while _kind(cur.peek()) == "VALUE_USE":
-                names.append(cur.next())  # the token: a str that knows where it stands
-                if _kind(cur.peek()) == "COMMA" and _kind(cur.peek(1)) == "VALUE_USE":
-                    cur.next()
-                else:
-                    break
-        elif spec.optional:
-            if _kind(cur.peek()) == "VALUE_USE":
-                names.append(cur.next())  # the token: a str that knows where it stands
-        else:
-            names.append(cur.expect("VALUE_USE", f"an SSA value for '{name}'"))
-        out.operands[name] = names
-    elif role == "region":
-        cur.expect("REGION_SLOT", "a region")
-        out.regions += 1
-    elif role == "successor":
-        out.successors.append(str(cur.expect("CARET_ID", "a block name")))
-    elif role == "attribute":
-        kind = opdef.attribute_kinds[name]
-        if name in out.attributes:
-            raise FormatError(f"attribute '{name}' is given twice", cur.peek())
-        out.attributes[name] = kind.parse(cur)
+def _read_operand(cur: Cursor, out: Parsed, step) -> None:
+    _, name, variadic, optional = step
+    items = cur.items
+    names: List[str] = []
+    if variadic:
+        while cur.i < len(items) and _item_kind(items[cur.i]) == "VALUE_USE":
+            names.append(items[cur.i])  # the token: a str that knows where it stands
+            cur.i += 1
+            i = cur.i
+            if i + 1 < len(items) and _item_kind(items[i]) == "COMMA" and _item_kind(items[i + 1]) == "VALUE_USE":
+                cur.i = i + 1
+            else:
+                break
+    elif optional:
+        if cur.i < len(items) and _item_kind(items[cur.i]) == "VALUE_USE":
+            names.append(items[cur.i])  # the token: a str that knows where it stands
+            cur.i += 1
     else:
-        raise FormatError(f"format of '{opdef.name}' names unknown '${name}'")
-
-
+        names.append(cur.expect("VALUE_USE", f"an SSA value for '{name}'"))
+    out.operands[name] = names

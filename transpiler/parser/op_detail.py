@@ -19,7 +19,8 @@ from ..ir.dialect import ALL_OPERANDS, ALL_RESULTS, OpDef, OpDetail, lookup
 from ..ir.format import FormatError
 from ..ir.types import FunctionType, Type
 from .custom import parse_hook
-from .detail import GenericBody, body_text, parse_body
+from .detail import GenericBody, parse_block_label, read_body
+from .detail_errors import Token
 from .format_reader import parse_format
 
 
@@ -39,8 +40,6 @@ class DetailReader:
         Raises:
             ValueError: the label is malformed.
         """
-        from .detail import parse_block_label
-
         return parse_block_label(label)
 
 
@@ -53,7 +52,7 @@ def parse_detail(op: Operation) -> OpDetail:
     Raises:
         DiagnosticError: the op's text does not fit its declared syntax.
     """
-    body = parse_body(op)
+    text, body = read_body(op)
     opdef = lookup(op.name)
     if isinstance(body, GenericBody):
         detail = _generic_detail(op, body, opdef)
@@ -71,21 +70,20 @@ def parse_detail(op: Operation) -> OpDetail:
                     op.location = detail.location
                 detail = detail.detail
         except (FormatError, ValueError) as e:  # ValueError: a malformed attribute or escape
-            text = body_text(op)
             pos = getattr(getattr(e, "item", None), "start_pos", None)
             offset = text.source_offset(pos) if pos is not None else None
             if offset is None:
                 offset = op.span[0] if op.span else None
             raise DiagnosticError([Diagnostic(ERROR, f"custom op '{op.name}' {e}", op.source, offset)]) from None
     _check_result_count(op, detail)
-    _record_operand_offsets(op, detail)
+    _record_operand_offsets(text, detail)
     return detail
 
 
-def _record_operand_offsets(op: Operation, detail: OpDetail) -> None:
-    """Keep where each operand is written (diagnostics about one operand point at it)."""
+def _record_operand_offsets(text, detail: OpDetail) -> None:
+    """Keep where each operand is written (diagnostics about one operand point at it);
+    ``text`` is the op's :class:`~transpiler.parser.detail.BodyText`."""
     if any(getattr(n, "start_pos", None) is not None for n in detail.operand_names):
-        text = body_text(op)
         detail.operand_offsets = [text.source_offset(n.start_pos) if getattr(n, "start_pos", None) is not None
                                   else None for n in detail.operand_names]
     detail.operand_names = [str(n) for n in detail.operand_names]
@@ -133,8 +131,6 @@ def unstrip_types(items: list, stripped: Dict[int, str]) -> list:
     after the last ``:`` becomes the TYPE ``!tt.ptr<tensor<..>>``), see ``OpDef.stripped_types``."""
     if not stripped:
         return items
-    from .detail_errors import Token
-
     colon = max((i for i, it in enumerate(items) if getattr(it, "type", None) == "COLON"), default=None)
     if colon is None:
         return items
