@@ -21,7 +21,6 @@ from ..ir.core import Block, Module, Operation, Value, enclosing_function
 from ..ir.scope import define_results
 
 _SSA_NAME = re.compile(r"%[\w$.\-]+")
-_NAME_CHAR = re.compile(r"[\w$.\-]")
 _HINT = re.compile(r"[A-Za-z_$.\-][\w$.\-]*|[0-9]+")
 
 
@@ -41,66 +40,50 @@ class ValueNamer:
     Inside a function (an isolated-from-above op), a name must be new in the whole function:
     MLIR forbids a name that an enclosing region already defines, and sibling regions are
     simplest kept apart too.  Outside any function (ops at the top level of a module, or of an
-    implicit module) the scope is the whole module.  A candidate name is looked up in the
-    scope's source text and in the set of the names handed out (and of in-memory ops).
+    implicit module) the scope is the whole module.  The names of a scope are collected once,
+    from its source text, and every name handed out is added, so naming costs O(1) per name.
     """
 
     def __init__(self, module: Optional[Module] = None) -> None:
         self.module = module
-        self._scopes: Dict[int, tuple] = {}
+        self._used: Dict[int, Set[str]] = {}
         self._next: Dict[tuple, int] = {}
 
-    def _scope_of(self, function: Optional[Operation], anchor: Operation) -> tuple:
-        """``(names handed out or made in memory, text, start, end)`` of a scope: a name is used
-        when it is in the set or written in ``text[start:end]`` (looked up there per candidate,
-        not collected: a lowering asks for a few names, the text names hundreds)."""
+    def _names_of(self, function: Optional[Operation], anchor: Operation) -> Set[str]:
         key = id(function)
-        scope = self._scopes.get(key)
-        if scope is None:
-            used: Set[str] = set()
-            text, start, end = None, 0, 0
+        used = self._used.get(key)
+        if used is None:
+            used = set()
             if function is not None:
                 if function.source is not None and function.span is not None:
-                    text, (start, end) = function.source.text, function.span
+                    used.update(_SSA_NAME.findall(function.source.text, *function.span))
                 ops = function.walk()
             else:
                 source = self.module.source if self.module is not None else anchor.source
                 if source is not None:
-                    text, start, end = source.text, 0, len(source.text)
+                    used.update(_SSA_NAME.findall(source.text))
                 ops = self.module.walk() if self.module is not None else anchor.walk()
             for op in ops:
                 if op.source is None:
                     used.update(r.name.split("#")[0] for r in op.results if r.name)
-            scope = self._scopes[key] = (used, text, start, end)
-        return scope
+            self._used[key] = used
+        return used
 
     def fresh(self, anchor: Operation, hint: str) -> str:
         """A name based on ``hint`` (``c1_i32``) not used in ``anchor``'s function."""
         function = enclosing_function(anchor)
-        used, text, start, end = self._scope_of(function, anchor)
+        used = self._names_of(function, anchor)
         if not _HINT.fullmatch(hint):
             hint = "v"
         name = f"%{hint}"
         key = (id(function), hint)
         n = self._next.get(key, 0)  # the suffixes tried before are taken: start after them
-        while name in used or (text is not None and _written(text, name, start, end)):
+        while name in used:
             name = f"%{hint}_{n}"
             n += 1
         self._next[key] = n
         used.add(name)
         return name
-
-
-def _written(text: str, name: str, start: int, end: int) -> bool:
-    """Whether ``_SSA_NAME.findall(text, start, end)`` would find ``name``: every ``%`` starts an
-    SSA name (``%`` is no name character), which runs to the first character that is not one."""
-    at = text.find(name, start, end)
-    while at >= 0:
-        after = at + len(name)
-        if after >= end or _NAME_CHAR.match(text, after, end) is None:
-            return True
-        at = text.find(name, at + 1, end)
-    return False
 
 
 class PatternRewriter:
