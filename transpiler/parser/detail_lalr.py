@@ -35,10 +35,8 @@ from .detail_errors import Token, UnexpectedCharacters, UnexpectedToken
 from .detail_lane import JOINED, SINGLE, TAKEN, inline_kind, lane_of, run_lane
 from .detail_scan import scanner
 
-# tokens a lexer reads before it compiles the alternation of its terminals: more than one
-# kernel's worth (compiling a lexer's alternation costs ~1-3 ms, about what it then saves in
-# a few thousand tokens), so a command-line run of a typical kernel never pays for it and a
-# process that compiles kernel after kernel does after its first few
+# tokens a lexer reads before it compiles its terminals' alternation (~1-3 ms): more than a
+# kernel's worth, so that only a process that compiles kernel after kernel pays for it
 _COMPILE_AFTER = 2048
 _PATTERNS = {row[0]: row[1] for row in tables.TERMINALS}
 _NAMES = {row[0]: row[4] for row in tables.TERMINALS}  # how messages name a terminal
