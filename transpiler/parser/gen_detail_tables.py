@@ -30,7 +30,6 @@ is made).  A grammar needing more fails here, loudly.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import sys
 from pathlib import Path
@@ -166,18 +165,9 @@ def _rule_row(rule) -> tuple:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare with the committed file instead of writing it")
-    args = parser.parse_args(argv)
-    text = generate()
-    if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{OUTPUT} is stale: run python -m transpiler.parser.gen_detail_tables", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    return 0
+    from .gen_tables import write_or_check
+
+    return write_or_check(argv, __doc__.splitlines()[0], generate, OUTPUT, "transpiler.parser.gen_detail_tables")
 
 
 if __name__ == "__main__":

@@ -116,19 +116,25 @@ def _check_rule(rule) -> None:
                          + ", ".join(problems))
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_or_check(argv, description: str, generate, output: Path, module: str) -> int:
+    """The command line of a table generator: write ``output`` from ``generate()``, or with
+    ``--check`` exit 1 when the committed file differs (``module`` is how to run it)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true", help="compare with the committed file instead of writing it")
     args = parser.parse_args(argv)
     text = generate()
     if args.check:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
+        current = output.read_text(encoding="utf-8") if output.exists() else ""
         if current != text:
-            print(f"{OUTPUT} is stale: run python -m transpiler.parser.gen_tables", file=sys.stderr)
+            print(f"{output} is stale: run python -m {module}", file=sys.stderr)
             return 1
         return 0
-    OUTPUT.write_text(text, encoding="utf-8")
+    output.write_text(text, encoding="utf-8")
     return 0
+
+
+def main(argv=None) -> int:
+    return write_or_check(argv, __doc__.splitlines()[0], generate, OUTPUT, "transpiler.parser.gen_tables")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ parsing").
 from __future__ import annotations
 
 import re
-from typing import List, Optional
+from typing import List
 
 from ..ir.core import Alias, Block, Module, Operation, Region, Source
 from ..ir.attributes import unquote_string
@@ -91,11 +91,14 @@ class StructureBuilder:
                              [TextTok(text, b0, end)] if b0 >= 0 else [], False))
         return ops
 
-    def _items(self, children: list) -> list:
-        """``children`` with the ops of each ``OP_LINES`` token in its place."""
+    @staticmethod
+    def _items(children: list, run_type: type = None) -> list:
+        """``children`` with the ops of each ``OP_LINES`` token (or the items of each value of
+        ``run_type``) in its place."""
+        run_type = run_type or _Ops
         items = []
         for c in children:
-            if type(c) is _Ops:
+            if type(c) is run_type:
                 items += c
             else:
                 items.append(c)
@@ -144,15 +147,7 @@ class StructureBuilder:
                         for start, name_end, v0, v1 in run.lines)
 
     def file(self, children: list) -> Module:
-        if any(type(c) is _Aliases for c in children):
-            items = []
-            for c in children:
-                if type(c) is _Aliases:
-                    items += c
-                else:
-                    items.append(c)
-            children = items
-        children = self._items(children)
+        children = self._items(self._items(children, _Aliases))
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]
         return Module(ops=ops, aliases=aliases, source=self.source, names_distributed=self.names_distributed)
