@@ -113,10 +113,9 @@ def _long_names(command: click.Command) -> Dict[str, str]:
     return long_of
 
 
-def normalize_args(command: click.Command, args: List[str]) -> List[str]:
-    """``-name[=v]`` -> ``--name[=v]`` for this command's long options; ``--opt`` with an
-    implicit value -> ``--opt=<value>``."""
-    names = _option_names(command)
+def _rewrite(args: List[str], option) -> List[str]:
+    """``args`` with each option rewritten by ``option(i, arg)`` -> (the words it becomes,
+    whether the next word is its value); values and everything after ``--`` are left alone."""
     out: List[str] = []
     expects_value = False
     for i, arg in enumerate(args):
@@ -127,19 +126,29 @@ def normalize_args(command: click.Command, args: List[str]) -> List[str]:
             out.append(arg)
             expects_value = False
             continue
+        words, expects_value = option(i, arg)
+        out += words
+    return out
+
+
+def normalize_args(command: click.Command, args: List[str]) -> List[str]:
+    """``-name[=v]`` -> ``--name[=v]`` for this command's long options; ``--opt`` with an
+    implicit value -> ``--opt=<value>``."""
+    names = _option_names(command)
+
+    def option(_i: int, arg: str):
         m = _SINGLE_DASH.match(arg)
         if m and f"--{m.group(1)}" in names:
             arg = "-" + arg
         name, eq, value = arg.partition("=")
         if eq and len(name) == 2 and names.get(name, (False,))[0]:  # `-o=out`, as LLVM reads it
-            out += [name, value]
-            continue
+            return [name, value], False
         takes_value, implicit = names.get(name, (False, None))
         if implicit is not None and not eq:
             arg = f"{name}={implicit}"
-        expects_value = takes_value and not eq
-        out.append(arg)
-    return out
+        return [arg], takes_value and not eq
+
+    return _rewrite(args, option)
 
 
 def long_spellings(command: click.Command, args: List[str]) -> List[str]:
@@ -149,22 +158,14 @@ def long_spellings(command: click.Command, args: List[str]) -> List[str]:
     as written)."""
     names = _option_names(command)
     long_of = _long_names(command)
-    out: List[str] = []
-    expects_value = False
-    for i, arg in enumerate(args):
-        if arg == "--":
-            out.extend(args[i:])
-            break
-        if expects_value:
-            out.append(arg)
-            expects_value = False
-            continue
+
+    def option(i: int, arg: str):
         takes_value = names.get(arg, (False,))[0]
         if arg in long_of and (not takes_value or i + 1 < len(args)):
             arg = long_of[arg]
-        expects_value = takes_value
-        out.append(arg)
-    return out
+        return [arg], takes_value
+
+    return _rewrite(args, option)
 
 
 def _signature(p: click.Option) -> str:

@@ -58,30 +58,10 @@ def generate() -> str:
     table = lark.parser.parser._parse_table
     contextual = lark.parser.lexer
 
-    number, order, used = {}, [], set()
-    for start in DETAIL_STARTS:
-        state = table.start_states[start]
-        if state not in number:
-            number[state] = len(order)
-            order.append(state)
-    for state in order:  # grows while it is walked
-        for symbol in sorted(table.states[state]):
-            action, arg = table.states[state][symbol]
-            if action.name == "Shift":
-                if arg not in number:
-                    number[arg] = len(order)
-                    order.append(arg)
-            else:
-                used.add(arg)
-    rules = sorted(used, key=lambda r: (str(r.origin.name), tuple(str(sym.name) for sym in r.expansion)))
-    rule_index = {rule: i for i, rule in enumerate(rules)}
-    rows = []
-    for state in order:
-        row = {}
-        for symbol in sorted(table.states[state]):
-            action, arg = table.states[state][symbol]
-            row[str(symbol)] = number[arg] if action.name == "Shift" else ~rule_index[arg]
-        rows.append(row)
+    from .gen_tables import number_table
+
+    order, rules, rows = number_table(table, [table.start_states[start] for start in DETAIL_STARTS])
+    number = {state: i for i, state in enumerate(order)}
     rule_rows = [_rule_row(rule) for rule in rules]
 
     terminals = sorted(lark.terminals, key=lambda t: t.name)

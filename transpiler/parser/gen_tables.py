@@ -44,33 +44,10 @@ def generate() -> str:
     lark = Lark(grammar, parser="lalr", start=START, lexer=_NoLexer, maybe_placeholders=False)
     table = lark.parser.parser._parse_table
 
-    # Lark numbers states and orders rules by set iteration (it changes with PYTHONHASHSEED):
-    # number the states breadth-first from the start state, symbols in sorted order, and the
-    # rules by (name, expansion), so that the file is the same for the same grammar
-    start = table.start_states[START]
-    number = {start: 0}
-    order = [start]
-    used = set()
-    for state in order:  # grows while it is walked
-        for symbol in sorted(table.states[state]):
-            action, arg = table.states[state][symbol]
-            if action.name == "Shift":
-                if arg not in number:
-                    number[arg] = len(order)
-                    order.append(arg)
-            else:
-                used.add(arg)
-    rules = sorted(used, key=lambda r: (str(r.origin.name), tuple(str(sym.name) for sym in r.expansion)))
-    rule_index = {rule: i for i, rule in enumerate(rules)}
+    order, rules, rows = number_table(table, [table.start_states[START]])
+    number = {state: i for i, state in enumerate(order)}
     for rule in rules:
         _check_rule(rule)
-    rows = []
-    for state in order:
-        row = {}
-        for symbol in sorted(table.states[state]):
-            action, arg = table.states[state][symbol]
-            row[str(symbol)] = number[arg] if action.name == "Shift" else ~rule_index[arg]
-        rows.append(row)
     rule_rows = []
     for rule in rules:
         name = str(rule.origin.name)
@@ -99,6 +76,40 @@ def generate() -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def number_table(table, starts):
+    """(states in order, rules in order, ``ACTIONS`` rows) of a Lark LALR ``table``.
+
+    Lark numbers states and orders rules by set iteration (it changes with PYTHONHASHSEED):
+    the states are numbered breadth-first from ``starts`` (in that order), symbols in sorted
+    order, and the rules sorted by (name, expansion), so that the file is the same for the
+    same grammar.  A row maps each symbol to a shift (or goto) state when >= 0, else ``~rule``.
+    """
+    number, order, used = {}, [], set()
+    for state in starts:
+        if state not in number:
+            number[state] = len(order)
+            order.append(state)
+    for state in order:  # grows while it is walked
+        for symbol in sorted(table.states[state]):
+            action, arg = table.states[state][symbol]
+            if action.name == "Shift":
+                if arg not in number:
+                    number[arg] = len(order)
+                    order.append(arg)
+            else:
+                used.add(arg)
+    rules = sorted(used, key=lambda r: (str(r.origin.name), tuple(str(sym.name) for sym in r.expansion)))
+    rule_index = {rule: i for i, rule in enumerate(rules)}
+    rows = []
+    for state in order:
+        row = {}
+        for symbol in sorted(table.states[state]):
+            action, arg = table.states[state][symbol]
+            row[str(symbol)] = number[arg] if action.name == "Shift" else ~rule_index[arg]
+        rows.append(row)
+    return order, rules, rows
 
 
 def _check_rule(rule) -> None:
