@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
+import shared_corpus
+
 from transpiler.parser import lexer, line_runs
 from transpiler.parser.tokens import LexError
 
 TESTS = Path(__file__).parent
-SHARED = TESTS.parent.parent / "shared" / "corpus"
 FILES = sorted((TESTS / "corpus").rglob("*.ttir")) + sorted((TESTS / "lit").glob("*.mlir"))
-FILES += [p for p in (SHARED / "bench" / "big.compat.ttir", SHARED / "bench" / "big.ttir") if p.exists()]
+FILES += shared_corpus.files("bench/big.compat.ttir", "bench/big.ttir")
 
 _NEVER = re.compile(r"(?!)")
 

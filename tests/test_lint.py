@@ -19,10 +19,13 @@ from expectations import DISTRIBUTED, lint_warnings
 from transpiler import LoweringError, LoweringWarning, lint, lower
 from transpiler.split import split_input
 
-SHARED = Path(__file__).parents[2] / "shared" / "corpus"
-EXTERNAL = SHARED / "external"
+import shared_corpus
+from shared_corpus import EXTERNAL, SHARED
+
 ROOTS = [r for r in (DISTRIBUTED, SHARED / "distributed") if r.exists()]
 INPUTS = [(root, p) for root in ROOTS for p in sorted(root.rglob("*.ttir"))]
+# the shared corpus's kernels, or a test that says they are absent
+PARAMS = INPUTS + ([] if shared_corpus.present() else [shared_corpus.absent_param()])
 
 
 def _id(item):
@@ -30,7 +33,7 @@ def _id(item):
     return f"{'shared' if root != DISTRIBUTED else 'tests'}/{path.relative_to(root).as_posix()}"
 
 
-@pytest.mark.parametrize("item", INPUTS, ids=[_id(i) for i in INPUTS])
+@pytest.mark.parametrize("item", PARAMS, ids=_id)
 def test_corpus_warnings_are_exactly_the_expected_ones(item):
     root, path = item
     try:
@@ -67,12 +70,12 @@ def test_multi_dtype_is_flagged_with_notes_at_the_wait_and_the_symm_at():
 
 
 # every public file but the obsolete 2025 wait, which the ttir stage refuses (tests/test_external.py)
-EXTERNAL_FILES = sorted(p for p in EXTERNAL.rglob("*") if p.suffix in (".mlir", ".ttir")
-                        and p.name != "lower_wait.mlir") if EXTERNAL.exists() else []
+EXTERNAL_FILES = [p for p in shared_corpus.files("**/*.mlir", "**/*.ttir", under=EXTERNAL)
+                  if not isinstance(p, Path) or p.name != "lower_wait.mlir"]
 
 
-@pytest.mark.skipif(not EXTERNAL_FILES, reason="../shared/corpus/external is not there")
-@pytest.mark.parametrize("path", EXTERNAL_FILES, ids=[str(p.relative_to(EXTERNAL)) for p in EXTERNAL_FILES])
+@pytest.mark.parametrize("path", EXTERNAL_FILES,
+                         ids=lambda p: str(p.relative_to(EXTERNAL)) if isinstance(p, Path) else "absent")
 def test_external_files_get_no_lint_warning(path):
     """Every chunk of every public file is read and gets no lint warning."""
     text = path.read_text()

@@ -17,17 +17,16 @@ from pathlib import Path
 
 import pytest
 
+import shared_corpus
 from reflow import VARIANTS
+from shared_corpus import EXTERNAL
 from transpiler.api import LoweringError, compile_checked
 from transpiler.driver import Request
 from transpiler.emit.printer import print_op
 from transpiler.pipeline import Options
 
 TESTS = Path(__file__).parent
-EXTERNAL = TESTS.parent.parent / "shared" / "corpus" / "external"
-INPUTS = sorted((TESTS / "corpus").rglob("*.ttir"))
-if EXTERNAL.is_dir():
-    INPUTS += sorted(p for p in EXTERNAL.rglob("*") if p.suffix in (".mlir", ".ttir"))
+INPUTS = sorted((TESTS / "corpus").rglob("*.ttir")) + shared_corpus.files("**/*.mlir", "**/*.ttir", under=EXTERNAL)
 
 _MESSAGE = re.compile(r"^\S*?:\d+:\d+: (error|warning): (.*)$", re.M)
 

@@ -1,10 +1,14 @@
 """Python 3.9 / 3.10 compatibility (the package supports 3.9 to 3.13).
 
-The grammar's terminals (``grammars/ttir.lark``) use possessive quantifiers (``*+``, ``++``),
-which the standard ``re`` module reads only from Python 3.11 on; they keep a failing line from
-backtracking exponentially.  Before 3.11 the third-party ``regex`` module, which has them, is
-used instead: by the structure lexer, the detail parser (:mod:`transpiler.parser.detail_lalr`)
-and, at development time, by Lark (``Lark(..., regex=True)``) in the table generators.
+The structure lexer's own regexes (its one-line path and its runs of lines) and the detail
+parser's skipping scanners (:mod:`transpiler.parser.detail_scan`) use possessive quantifiers
+(``*+``, ``++``), which the standard ``re`` module reads only from Python 3.11 on; they keep a
+failing line from backtracking through what it already matched.  Before 3.11 the third-party
+``regex`` module, which has them, is used instead (``pyproject.toml`` requires it there), and the
+detail parser compiles the grammar's terminals with it too, so that one engine reads a text.
+The grammar's terminals themselves (``grammars/ttir.lark``) have no possessive quantifier: Lark
+needs no ``regex=True`` for them, and the tests run Lark without it (its standard ``re``
+against the parser's ``regex`` before 3.11: the same tokens).
 """
 
 import sys
@@ -14,7 +18,4 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised by the 3.9 CI run
     import regex as re
 
-#: Extra keyword arguments for ``lark.Lark``: ``regex=True`` where ``re`` lacks possessive quantifiers.
-LARK_OPTIONS = {} if sys.version_info >= (3, 11) else {"regex": True}
-
-__all__ = ["re", "LARK_OPTIONS"]
+__all__ = ["re"]

@@ -43,10 +43,9 @@ def build_lark():
     from lark import Lark
 
     from .. import resources
-    from .._compat import LARK_OPTIONS
 
     return Lark(resources.grammar_text(), parser="lalr", lexer="contextual", start=list(DETAIL_STARTS),
-                maybe_placeholders=False, **LARK_OPTIONS)
+                maybe_placeholders=False)
 
 
 def generate() -> str:

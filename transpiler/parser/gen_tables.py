@@ -6,7 +6,7 @@
 ``grammars/ttir.lark`` is the grammar of record.  Lark builds its LALR(1) tables (start rule
 ``file``) here, at development time; the generated module holds them as plain Python data, so
 that reading a module's structure imports no Lark and builds no tables at run time
-(:mod:`transpiler.parser.grammar` drives them).  ``tests/test_generated_tables.py`` regenerates
+(:mod:`transpiler.parser.grammar` drives them).  ``tests/test_generated_parser.py`` regenerates
 the file and compares it with the committed one.
 
 Only what the structure level uses is supported, and checked here: every terminal of a rule is

@@ -3,9 +3,9 @@ for every op whose line does not prove it whole (DESIGN.md, "Where an op ends").
 
 from __future__ import annotations
 
+import re
 from typing import Tuple
 
-from .._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
 from .tokens import LexError
 
