@@ -20,10 +20,11 @@ from pathlib import Path
 
 import pytest
 
+import shared_corpus
 from transpiler.parser import gen_detail_tables, gen_tables, grammar
 
 TESTS = Path(__file__).parent
-SHARED = TESTS.parents[1] / "shared" / "corpus"
+SHARED = shared_corpus.SHARED
 
 
 def test_structure_tables_are_generated_from_the_grammar():
@@ -86,9 +87,9 @@ def _compiled_texts():
     seen = []
     real = grammar.parse_detail_text
 
-    def spy(text, start):
+    def spy(text, start, compiled=False):
         seen.append((text, start))
-        return real(text, start)
+        return real(text, start, compiled)
 
     grammar.parse_detail_text = spy
     try:
@@ -193,17 +194,25 @@ def _parsers():
     from lark import Lark
 
     from transpiler import resources
-    from transpiler._compat import LARK_OPTIONS
     from transpiler.parser.detail import DetailBuilder
     from transpiler.parser.detail_lalr import DetailParser
 
     stock = Lark(resources.grammar_text(), parser="lalr", lexer="contextual", start=grammar.DETAIL_STARTS,
-                 maybe_placeholders=False, transformer=DetailBuilder(), **LARK_OPTIONS)
+                 maybe_placeholders=False, transformer=DetailBuilder())
 
     def lark_parse(text, start):
         return stock.parse(text, start=start)
 
     return lark_parse, DetailParser(DetailBuilder())
+
+
+def test_detail_inputs_include_the_shared_corpus():
+    """The comparisons below read the shared corpus's texts too (skipped, with the reason,
+    when it is absent; they then read the repository's own corpus only)."""
+    shared_corpus.require()
+    big = (SHARED / "bench" / "big.ttir").read_text(encoding="utf-8")
+    texts = {text for text, _start in _detail_inputs()}
+    assert sum(1 for text in texts if len(text) > 40 and text in big) > 100
 
 
 def test_detail_parser_gives_larks_results_and_errors():
@@ -262,48 +271,25 @@ def test_detail_parser_gives_larks_results_and_errors_on_random_damage():
     assert not differ[:5], len(differ)
 
 
-def _every_lexer_compiled():
-    """A context in which every lexer of the detail parser reads with its compiled alternation
-    and, where it has one, its skipping scanner and lanes (a parse otherwise compiles them only
-    after a lexer's first ``_COMPILE_AFTER`` tokens); afterwards they are as they were."""
-    import contextlib
-
-    from transpiler.parser import detail_lalr
-
-    @contextlib.contextmanager
-    def context():
-        saved = [(lexer, lexer.uses, lexer.alternation, lexer.scan) for lexer in detail_lalr._LEXERS]
-        lanes = list(detail_lalr._LANES)
-        try:
-            for lexer in detail_lalr._LEXERS:
-                if lexer.alternation is None:
-                    lexer.uses = detail_lalr._COMPILE_AFTER
-                    lexer.next("", 0)
-            yield
-        finally:
-            for lexer, uses, alternation, scan in saved:
-                lexer.uses, lexer.alternation, lexer.scan = uses, alternation, scan
-            detail_lalr._LANES[:] = lanes
-
-    return context()
-
-
 def test_compiled_lexers_skip_ignored_text_and_read_item_lists_in_a_lane():
     from transpiler.parser import _generated_detail_tables as tables
-    from transpiler.parser import detail_lalr
+    from transpiler.parser import detail_lexers
 
-    with _every_lexer_compiled():
-        readers = [lexer for lexer in detail_lalr._LEXERS if set(lexer.names) - detail_lalr._IGNORE]
-        assert all(lexer.scan is not None for lexer in readers)
-        star = detail_lalr._ACTIONS[tables.STARTS["custom_body"][0]]["__custom_body_star_4"]
-        lane = detail_lalr._LANES[star]
-        assert lane is not None and lane.name == "__custom_body_star_4" and len(lane.shifts) > 20
+    detail_lexers.compile_all()
+    readers = [lexer for lexer in detail_lexers.LEXERS if set(lexer.names) - detail_lexers.IGNORE]
+    assert all(lexer.compiled.scan is not None for lexer in readers)
+    star = tables.ACTIONS[tables.STARTS["custom_body"][0]]["__custom_body_star_4"]
+    lane = detail_lexers.LANES[star]
+    assert lane is not None and lane.name == "__custom_body_star_4" and len(lane.shifts) > 20
 
 
 def test_compiled_detail_parser_gives_larks_results_and_errors():
-    """The same comparisons with every lexer compiled from the start (scanners and lanes), on
-    the corpus texts, their variants and random damage."""
+    """The same comparisons in the compiled mode (alternations, scanners and lanes), on the
+    corpus texts, their variants and random damage: half of them read before every lexer is
+    compiled (each lexer compiled when a parse first meets it), half after."""
     import random
+
+    from transpiler.parser import detail_lexers
 
     lark_parse, ours = _parsers()
     inputs = _detail_inputs()
@@ -311,9 +297,36 @@ def test_compiled_detail_parser_gives_larks_results_and_errors():
                 for variant in (text,) + (_variants(text) if n % 3 == 1 else ())]
     rnd = random.Random(17)
     variants += [(_damaged(rnd, text), start) for text, start in rnd.sample(inputs, 1500)]
+    rnd.shuffle(variants)
     differ = []
-    with _every_lexer_compiled():
-        for variant, start in variants:
-            if _outcome(ours.parse, variant, start) != _outcome(lark_parse, variant, start):
-                differ.append((start, variant))
+    for n, (variant, start) in enumerate(variants):
+        if n == len(variants) // 2:
+            detail_lexers.compile_all()
+        if _outcome(lambda t, s: ours.parse(t, s, compiled=True), variant, start) != _outcome(lark_parse, variant, start):
+            differ.append((start, variant))
     assert not differ[:5], len(differ)
+
+
+def test_the_mode_is_decided_by_the_input_alone():
+    """Op bodies of a big module read with the compiled lexers, of a small one with the plain
+    ones, whatever was read before (no count across parses)."""
+    from transpiler.parser import detail_lexers, parse_module
+    from transpiler.parser.detail import read_body
+
+    seen = []
+    real = grammar.parse_detail_text
+
+    def spy(text, start, compiled=False):
+        seen.append(compiled)
+        return real(text, start, compiled)
+
+    small = "module {\n  %0 = arith.constant 1 : i32\n}\n"
+    big = small + "// " + "x" * detail_lexers.COMPILED_FROM + "\n"
+    grammar.parse_detail_text = spy
+    try:
+        for text in (small, big, small, big):
+            for op in parse_module(text).walk():
+                read_body(op)
+    finally:
+        grammar.parse_detail_text = real
+    assert seen == [False, False, True, True, False, False, True, True]

@@ -10,6 +10,7 @@ names it mentions, and its types are unknown.
 
 from __future__ import annotations
 
+import threading
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 import attrs
@@ -154,6 +155,7 @@ class OpDef:
 
 _REGISTRY: Dict[str, OpDef] = {}
 _LOADED: Set[str] = set()  # dialect prefixes whose modules were imported (or that have none)
+_LOADING = threading.RLock()  # one thread imports a dialect's modules; the others wait for them
 
 
 def register(*opdefs: OpDef) -> None:
@@ -177,9 +179,12 @@ def lookup(name: str) -> Optional[OpDef]:
         if prefix not in _LOADED:
             from .dialects import load
 
-            load(prefix)
-            _LOADED.add(prefix)
-            opdef = _REGISTRY.get(name)
+            with _LOADING:  # a prefix is in _LOADED only once all its ops are registered
+                if prefix not in _LOADED:
+                    load(prefix)
+                    _LOADED.add(prefix)
+        # again: another thread may have registered the name's dialect since the first look
+        opdef = _REGISTRY.get(name)
     return opdef
 
 

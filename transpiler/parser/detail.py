@@ -19,6 +19,7 @@ from ..ir.types import FunctionType, Type
 from . import grammar
 from .attributes import AttributeBuilder, unique_entries
 from .detail_errors import UnexpectedInput
+from .detail_lexers import COMPILED_FROM
 from .types import TypeBuilder, parse_type
 
 REGION_SLOT = "\x00"
@@ -112,8 +113,10 @@ def read_body(op: Operation):
     """
     body = body_text(op)
     start = "generic_body" if op.generic else "custom_body"
+    source = op.source
+    compiled = source is not None and len(source.text) >= COMPILED_FROM  # decided by the input alone
     try:
-        return body, grammar.parse_detail_text(body.text, start)
+        return body, grammar.parse_detail_text(body.text, start, compiled)
     except UnexpectedInput as e:
         raise DiagnosticError([_syntax_diagnostic(op, body, e)]) from None
     except ValueError as e:  # bad escapes, malformed types inside the body

@@ -15,12 +15,10 @@ same errors).  No Lark at run time.  It behaves as Lark's parser with ``lexer="c
   the rule's children: anonymous string tokens left out, the children of ``_rule`` results
   spliced in place, a ``?rule``'s only child handed back as it is.
 
-Terminal regexes are compiled on first use (with :mod:`transpiler._compat`'s ``re``: the
-``regex`` module before Python 3.11); a lexer that has read ``_COMPILE_AFTER`` tokens compiles
-the alternation of its terminals, which gives the same tokens faster, and its scanner
-(:mod:`transpiler.parser.detail_scan`: the ignored text skipped in the same match), and the
-parser states that read with it their lanes (:mod:`transpiler.parser.detail_lane`: a run of
-``custom_body`` items read without the parser's general steps).
+The lexers (:mod:`transpiler.parser.detail_lexers`) read in one of two modes that give the
+same tokens: plain, or compiled (one alternation per lexer, ignored text skipped inside its
+regex, runs of ``custom_body`` items read in a lane, :mod:`transpiler.parser.detail_lane`).
+The caller chooses the mode for each parse (``compiled=``); it never changes within a parse.
 
 Errors (:mod:`transpiler.parser.detail_errors`): :class:`UnexpectedToken` (a token the grammar
 does not allow there; ``$END`` when the text ends early) and :class:`UnexpectedCharacters` (no
@@ -32,87 +30,11 @@ from __future__ import annotations
 
 from . import _generated_detail_tables as tables
 from .detail_errors import Token, UnexpectedCharacters, UnexpectedToken
-from .detail_lane import JOINED, SINGLE, TAKEN, inline_kind, lane_of, run_lane
-from .detail_scan import scanner
+from .detail_lane import JOINED, SINGLE, TAKEN, inline_kind, run_lane
+from .detail_lexers import IGNORE, LANES, NAMES, NO_LANES, ROOT, STATE_LEXER, Lexer
 
-# tokens a lexer reads before it compiles its terminals' alternation (~1-3 ms): more than a
-# kernel's worth, so that only a process that compiles kernel after kernel pays for it
-_COMPILE_AFTER = 2048
-_PATTERNS = {row[0]: row[1] for row in tables.TERMINALS}
-_NAMES = {row[0]: row[4] for row in tables.TERMINALS}  # how messages name a terminal
-_IGNORE = frozenset(tables.IGNORE)
-_compiled: dict = {}
-_new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots
-
-
-def _match_of(name: str):
-    """The ``match`` method of terminal ``name``'s regex, compiled once."""
-    match = _compiled.get(name)
-    if match is None:
-        from .._compat import re
-
-        match = _compiled[name] = re.compile(_PATTERNS[name]).match
-    return match
-
-
-class _Lexer:
-    """The scanner of one set of terminals (``LEXERS[i]``): ``next(text, pos)`` is (kind, text) or None.
-
-    Once compiled, ``scan`` (when not None) is its :func:`~transpiler.parser.detail_scan.scanner`:
-    the ignored text skipped and the next token matched in one call.
-    """
-
-    __slots__ = ("names", "unless", "allowed", "tries", "uses", "alternation", "scan", "states")
-
-    def __init__(self, row):
-        self.names, self.unless = row
-        self.allowed = {n for n in self.names if n not in _IGNORE} or {"<END-OF-FILE>"}
-        self.tries = None
-        self.uses = 0
-        self.alternation = None
-        self.scan = None
-        self.states = []  # the parser states that read with this lexer
-
-    def next(self, text: str, pos: int):
-        alternation = self.alternation
-        if alternation is not None:
-            m = alternation(text, pos)
-            kind = m.lastgroup if m is not None else None
-        else:
-            self.uses += 1
-            if self.uses > _COMPILE_AFTER:
-                from .._compat import re
-
-                self.alternation = re.compile("|".join("(?P<%s>%s)" % (n, _PATTERNS[n]) for n in self.names)).match
-                self.scan = scanner(self.names, _PATTERNS, _IGNORE)
-                if self.scan is not None:
-                    for state in self.states:
-                        _LANES[state] = lane_of(state, _ACTIONS, _STATE_LEXER, tables.RULES)
-                return self.next(text, pos)
-            tries = self.tries
-            if tries is None:
-                tries = self.tries = [(n, _match_of(n)) for n in self.names]
-            for kind, match in tries:
-                m = match(text, pos)
-                if m is not None:
-                    break
-            else:
-                return None
-        if m is None:
-            return None
-        value = m.group()
-        if kind in self.unless:
-            kind = self.unless[kind].get(value, kind)
-        return kind, value
-
-
-_LEXERS = [_Lexer(row) for row in tables.LEXERS]
-_STATE_LEXER = [_LEXERS[i] for i in tables.STATE_LEXER]
-for _state, _lexer in enumerate(_STATE_LEXER):
-    _lexer.states.append(_state)
-_ROOT = _LEXERS[tables.ROOT_LEXER]
 _ACTIONS = tables.ACTIONS
-_LANES: list = [None] * len(_ACTIONS)  # a state's _Lane, made when the state's lexer gets its scanner
+_new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots
 
 
 class DetailParser:
@@ -127,23 +49,29 @@ class DetailParser:
                        inline_kind(size, callback, kept, spliced))
                       for name, size, callback, kept, spliced, expand1 in tables.RULES]
 
-    def parse(self, text: str, start: str):
-        """Raises:
+    def parse(self, text: str, start: str, compiled: bool = False):
+        """``compiled``: read with the compiled lexers (the same result, faster once they are
+        compiled: for big inputs, see ``detail_lexers.COMPILED_FROM``).
+
+        Raises:
             UnexpectedToken, UnexpectedCharacters: the text does not fit the grammar.
             KeyError: ``start`` is not a detail start rule.
         """
         start_state, end_state = tables.STARTS[start]
         rules = self.rules
         actions = _ACTIONS
-        lanes = _LANES
+        lanes = LANES if compiled else NO_LANES
+        state_lexer = STATE_LEXER
         states = [start_state]
         values: list = []
-        ignore = _IGNORE
+        ignore = IGNORE
         new = _new
         pos, end, last = 0, len(text), None
+        scan = None
         while pos < end:
-            lexer = _STATE_LEXER[states[-1]]
-            scan = lexer.scan
+            lexer = state_lexer[states[-1]]
+            if compiled:
+                scan = (lexer.compiled or lexer.compile()).scan
             if scan is not None:  # a busy lexer: the ignored text and the token in one match
                 m = scan(text, pos)
                 kind = m.lastgroup
@@ -158,7 +86,7 @@ class DetailParser:
                 stop = m.end()
                 pos = stop - len(value)
             else:
-                lexed = lexer.next(text, pos)
+                lexed = lexer.next_compiled(text, pos) if compiled else lexer.next(text, pos)
                 if lexed is None:
                     _lex_error(text, pos, lexer, last, states, end_state)
                 kind, value = lexed
@@ -180,6 +108,8 @@ class DetailParser:
                     raise _token_error(token, states, end_state)
                 if action >= 0:
                     lane = lanes[top]
+                    if lane is None and compiled and state_lexer[top].compiled is None:
+                        lane = lanes[top] if state_lexer[top].compile() else None  # its lane too
                     if (lane is not None and action in lane.follows and len(states) > 1
                             and actions[states[-2]].get(lane.name) == top):
                         pos, token, action = run_lane(text, pos, end, lane, values[-1], token, action)
@@ -291,20 +221,20 @@ def _accepts(states: list, end_state: int) -> set:
     return out
 
 
-def _lex_error(text: str, pos: int, lexer: _Lexer, last, states: list, end_state: int):
+def _lex_error(text: str, pos: int, lexer: Lexer, last, states: list, end_state: int):
     """Raise the error of a text no terminal of ``lexer`` matches at ``pos``: an
     :class:`UnexpectedToken` when a terminal of the grammar matches there, else an
     :class:`UnexpectedCharacters`."""
-    error = UnexpectedCharacters(text, pos, set(lexer.allowed), last and [last], _NAMES)
+    error = UnexpectedCharacters(text, pos, set(lexer.allowed), last and [last], NAMES)
     at = pos
     while at < len(text):
-        lexed = _ROOT.next(text, at)
+        lexed = ROOT.next(text, at)
         if lexed is None:
             break
         kind, value = lexed
-        if kind in _IGNORE:
+        if kind in IGNORE:
             at += len(value)
             continue
         token = Token(kind, value, at, at + len(value), text)
-        raise _token_error(token, states, end_state, [last], _NAMES, set(lexer.allowed)) from None
+        raise _token_error(token, states, end_state, [last], NAMES, set(lexer.allowed)) from None
     raise error

@@ -39,13 +39,14 @@ class Lane:
     ``name`` (a ``JOINED``) on every terminal it accepts, back to S when the state under S goes
     to S on ``name``.  So while the next token is in ``follows[q]`` (what both reductions
     accept) and is an item terminal again, the parser appends the pending token to S's list
-    and shifts the next one (the lexers of S and of every q are the same: ``lexer``).
+    and shifts the next one (the lexers of S and of every q are the same: ``lexer``, which
+    reads with its skipping scanner ``scan``).
     """
 
-    __slots__ = ("lexer", "shifts", "follows", "name")
+    __slots__ = ("lexer", "scan", "shifts", "follows", "name")
 
-    def __init__(self, lexer, shifts, follows, name):
-        self.lexer, self.shifts, self.follows, self.name = lexer, shifts, follows, name
+    def __init__(self, lexer, scan, shifts, follows, name):
+        self.lexer, self.scan, self.shifts, self.follows, self.name = lexer, scan, shifts, follows, name
 
 
 def _all_one_reduction(row):
@@ -57,9 +58,9 @@ def _all_one_reduction(row):
     return ~action if action < 0 else None
 
 
-def lane_of(state: int, actions, state_lexer, rules):
+def lane_of(state: int, actions, state_lexer, rules, scan):
     """The :class:`Lane` of ``state`` in the tables (``ACTIONS``, the lexer of each state,
-    ``RULES``), or None."""
+    ``RULES``; ``scan``: the skipping scanner of the state's lexer), or None."""
     row = actions[state]
     lexer = state_lexer[state]
     shifts, follows, name = {}, {}, None
@@ -76,15 +77,15 @@ def lane_of(state: int, actions, state_lexer, rules):
         name = rules[r2][0]
         shifts[kind] = q
         follows[q] = frozenset(actions[q]) & frozenset(actions[goto])
-    return Lane(lexer, shifts, follows, name) if shifts else None
+    return Lane(lexer, scan, shifts, follows, name) if shifts else None
 
 
 def run_lane(text: str, pos: int, end: int, lane: Lane, items: list, token, q: int):
     """Read the items of ``lane`` from ``pos``, ``token`` pending (shifted to ``q``): each next
     item appends the pending token to ``items`` (S's list) and becomes the pending one.  The
-    lane's lexer must have its scanner.  Returns (where the general loop goes on, the pending
+    lane's ``scan`` reads them.  Returns (where the general loop goes on, the pending
     token, its state)."""
-    scan = lane.lexer.scan
+    scan = lane.scan
     unless = lane.lexer.unless
     shifts = lane.shifts
     follows = lane.follows

@@ -157,11 +157,12 @@ def detail_parser():
     return DetailParser(DetailBuilder())
 
 
-def parse_detail_text(text: str, start: str):
-    """Parse ``text`` from the level-2 rule ``start``.
+def parse_detail_text(text: str, start: str, compiled: bool = False):
+    """Parse ``text`` from the level-2 rule ``start`` (``compiled``: with the compiled lexers,
+    the same result; for the ops of a big input, see ``detail_lexers.COMPILED_FROM``).
 
     Raises:
         transpiler.parser.detail_errors.UnexpectedInput: the text does not fit the grammar.
         ValueError: a callback rejected a piece (a malformed type, escape or number).
     """
-    return detail_parser().parse(text, start)
+    return detail_parser().parse(text, start, compiled)

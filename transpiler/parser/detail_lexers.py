@@ -1,0 +1,141 @@
+"""The contextual lexers of the detail parser (:mod:`transpiler.parser.detail_lalr`), in two modes.
+
+Each parser state reads its next token with the lexer of its set of terminals (``LEXERS[i]``
+of the generated tables), which tries them in Lark's order, the first that matches winning:
+
+* plain: one regex per terminal, tried in turn (each compiled on first use);
+* compiled: the alternation of the lexer's terminals in one regex (the same first match), its
+  skipping scanner where :func:`~transpiler.parser.detail_scan.scanner` can show that skipping
+  the ignored text inside the regex reads the same tokens, and the item lanes of the parser
+  states that read with it (:mod:`transpiler.parser.detail_lane`).  Compiling a lexer costs
+  ~0.1-1 ms of Python's regex compiler, so a parse asks for this mode only when its input is
+  big enough to pay for it (:data:`COMPILED_FROM`, decided per input by the caller: never by
+  what ran before in the process, never switched within a parse).
+
+Thread safety: the lexers are made at import and never change, but for two write-once fields
+made under :data:`_LOCK` the first time a parse needs them (``tries``, ``compiled``, and the
+lanes of :data:`LANES` with the latter): a thread sees None (and makes it, under the lock) or
+the finished value, never a half-made one; plain and compiled modes give the same tokens
+(``tests/test_generated_parser.py``), so which thread made a value does not matter.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from . import _generated_detail_tables as tables
+from .detail_lane import lane_of
+from .detail_scan import scanner
+
+#: The size (characters of the source text an op comes from) from which the detail parser
+#: reads with compiled lexers: a module of this size reads enough tokens to pay for compiling
+#: the lexers it uses; a typical kernel (~8k characters) does not (benchmarks/lexer_paths.py).
+COMPILED_FROM = 65536
+
+PATTERNS = {row[0]: row[1] for row in tables.TERMINALS}
+NAMES = {row[0]: row[4] for row in tables.TERMINALS}  # how messages name a terminal
+IGNORE = frozenset(tables.IGNORE)
+_LOCK = threading.Lock()  # guards the making of the write-once fields below
+
+
+class Compiled:
+    """A lexer's compiled mode: ``match`` (the alternation's ``match``; ``lastgroup`` is the
+    terminal) and ``scan`` (its skipping scanner, or None)."""
+
+    __slots__ = ("match", "scan")
+
+    def __init__(self, match, scan):
+        self.match, self.scan = match, scan
+
+
+class Lexer:
+    """The lexer of one set of terminals (``LEXERS[i]``): ``next(text, pos)`` is (kind, text) or None.
+
+    ``names``: the terminals in the order they are tried; ``unless``: Lark's keyword handling
+    ({regex terminal: {text: string terminal}}); ``allowed``: what an error says it expected;
+    ``states``: the parser states that read with it.
+    """
+
+    __slots__ = ("names", "unless", "allowed", "states", "tries", "compiled")
+
+    def __init__(self, row):
+        self.names, self.unless = row
+        self.allowed = {n for n in self.names if n not in IGNORE} or {"<END-OF-FILE>"}
+        self.states = []
+        self.tries = None  # write-once: [(terminal, its regex's match)]
+        self.compiled = None  # write-once: a Compiled
+
+    def next(self, text: str, pos: int):
+        """The plain mode: the first terminal whose regex matches at ``pos`` (kind, text), or None."""
+        tries = self.tries or self._make_tries()
+        for kind, match in tries:
+            m = match(text, pos)
+            if m is not None:
+                break
+        else:
+            return None
+        value = m.group()
+        if kind in self.unless:
+            kind = self.unless[kind].get(value, kind)
+        return kind, value
+
+    def next_compiled(self, text: str, pos: int):
+        """:meth:`next` with the compiled alternation (the lexer must be compiled)."""
+        m = self.compiled.match(text, pos)
+        if m is None:
+            return None
+        kind, value = m.lastgroup, m.group()
+        if kind in self.unless:
+            kind = self.unless[kind].get(value, kind)
+        return kind, value
+
+    def _make_tries(self) -> list:
+        with _LOCK:
+            if self.tries is None:
+                self.tries = [(n, _match_of(n)) for n in self.names]
+        return self.tries
+
+    def compile(self) -> Compiled:
+        """This lexer's :class:`Compiled` mode (made once, with the lanes of its states)."""
+        compiled = self.compiled
+        if compiled is not None:
+            return compiled
+        from .._compat import re
+
+        with _LOCK:
+            if self.compiled is None:
+                match = re.compile("|".join("(?P<%s>%s)" % (n, PATTERNS[n]) for n in self.names)).match
+                scan = scanner(self.names, PATTERNS, IGNORE)
+                if scan is not None:
+                    for state in self.states:
+                        LANES[state] = lane_of(state, tables.ACTIONS, STATE_LEXER, tables.RULES, scan)
+                self.compiled = Compiled(match, scan)  # published last: its lanes are there
+        return self.compiled
+
+
+def _match_of(name: str):
+    """The ``match`` of terminal ``name``'s regex, compiled once (called under :data:`_LOCK`)."""
+    match = _MATCHES.get(name)
+    if match is None:
+        from .._compat import re
+
+        match = _MATCHES[name] = re.compile(PATTERNS[name]).match
+    return match
+
+
+_MATCHES: dict = {}  # terminal -> its regex's match, written once each under _LOCK
+LEXERS = tuple(Lexer(row) for row in tables.LEXERS)
+STATE_LEXER = tuple(LEXERS[i] for i in tables.STATE_LEXER)
+for _state, _lexer in enumerate(STATE_LEXER):
+    _lexer.states.append(_state)
+ROOT = LEXERS[tables.ROOT_LEXER]
+#: A state's item lane (compiled mode only), written once when its lexer is compiled.
+LANES: list = [None] * len(tables.ACTIONS)
+#: What the plain mode reads instead of LANES: no lane anywhere.
+NO_LANES = (None,) * len(tables.ACTIONS)
+
+
+def compile_all() -> None:
+    """Compile every lexer (tests; a parse compiles only the lexers it meets)."""
+    for lexer in LEXERS:
+        lexer.compile()
