@@ -290,15 +290,3 @@ def _check_no_distributed_left(module: Module, why: str) -> None:
     left = [op for op in module.walk() if op.name.startswith("distributed.")]
     if left:
         raise DiagnosticError([op_error(op, why) for op in left[:5]])
-
-
-def timing_report(timings: List[StageTiming]) -> str:
-    """A ``--mlir-timing``-style wall-time table."""
-    total = sum(t.seconds for t in timings) or 1e-12
-    rule = "===" + "-" * 73 + "==="
-    lines = [rule, "  ... Execution time report ...".center(79).rstrip(), rule,
-             f"  Total Execution Time: {total:.4f} seconds", "", "  ----Wall Time----  ----Name----"]
-    for t in timings:
-        lines.append(f"  {t.seconds:8.4f} ({100 * t.seconds / total:5.1f}%)  {t.name}")
-    lines.append(f"  {total:8.4f} (100.0%)  Total")
-    return "\n".join(lines) + "\n"

@@ -155,6 +155,18 @@ class StageTiming:
     seconds: float
 
 
+def timing_report(timings: List[StageTiming]) -> str:
+    """A ``--mlir-timing``-style wall-time table."""
+    total = sum(t.seconds for t in timings) or 1e-12
+    rule = "===" + "-" * 73 + "==="
+    lines = [rule, "  ... Execution time report ...".center(79).rstrip(), rule,
+             f"  Total Execution Time: {total:.4f} seconds", "", "  ----Wall Time----  ----Name----"]
+    for t in timings:
+        lines.append(f"  {t.seconds:8.4f} ({100 * t.seconds / total:5.1f}%)  {t.name}")
+    lines.append(f"  {total:8.4f} (100.0%)  Total")
+    return "\n".join(lines) + "\n"
+
+
 def run(module: Module, options: Options, start: str = "ttir", stop: Optional[str] = None,
         on_stage: Optional[Callable[[str, Module], Module]] = None,
         before_stage: Optional[Callable[[str, Module], None]] = None) -> List[StageTiming]:

@@ -137,8 +137,8 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
     try:
         with handling_signals():
             from ..diagnostics import DiagnosticError, print_diagnostics
-            from ..driver import PrintOptions, timing_report
-            from ..pipeline import Options
+            from ..driver import PrintOptions
+            from ..pipeline import Options, timing_report
             from .run import Settings, run
 
             try:

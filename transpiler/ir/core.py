@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Dict, Iterator, List, Optional, Sequence, Tupl
 import attrs
 
 from .attributes import Attribute
-from .source import Source  # noqa: F401 (re-exported: the IR's text)
+from .source import Alias, Source  # noqa: F401 (re-exported: the IR's text)
 from .types import Type
 from .values import BlockArgument, OpResult, Value, results_from_def  # noqa: F401 (re-exported)
 
@@ -236,15 +236,6 @@ class Region:
         if not self.blocks:
             self.blocks.append(Block(parent=self))
         return self.blocks[0]
-
-
-@attrs.define(eq=False, repr=False)
-class Alias:
-    """A top-level ``#name = value`` / ``!name = type`` definition, kept as text."""
-
-    name: str
-    value: str
-    span: Tuple[int, int]
 
 
 @attrs.define(eq=False, repr=False)

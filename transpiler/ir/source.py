@@ -1,4 +1,5 @@
-"""The text an IR was parsed from (:class:`Source`): file name, line table, the reader of op details."""
+"""The text an IR was parsed from (:class:`Source`): file name, line table, the reader of op details;
+the alias definitions kept as text (:class:`Alias`)."""
 
 from __future__ import annotations
 
@@ -54,3 +55,12 @@ class Source:
     def line_end(self, offset: int) -> int:
         end = self.text.find("\n", offset)
         return len(self.text) if end < 0 else end
+
+
+@attrs.define(eq=False, repr=False)
+class Alias:
+    """A top-level ``#name = value`` / ``!name = type`` definition, kept as text."""
+
+    name: str
+    value: str
+    span: Tuple[int, int]
