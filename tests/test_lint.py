@@ -78,7 +78,7 @@ EXTERNAL_FILES = sorted(p for p in EXTERNAL.rglob("*") if p.suffix in (".mlir", 
                         and p.name != "lower_wait.mlir") if EXTERNAL.exists() else []
 
 
-@pytest.mark.skipif(not EXTERNAL_FILES, reason="../shared/corpus/external is not there")
+@pytest.mark.skipif(not EXTERNAL_FILES, reason="../shared/corpus/external is not next to the repository")
 @pytest.mark.parametrize("path", EXTERNAL_FILES, ids=[str(p.relative_to(EXTERNAL)) for p in EXTERNAL_FILES])
 def test_external_files_get_no_lint_warning(path):
     """Every chunk of every public file is read and gets no lint warning."""
