@@ -105,7 +105,9 @@ def verify_downstream() -> dict:
 def test_one_cache_folder_holds_the_downloads_and_the_side_venvs(tmp_path, monkeypatch):
     monkeypatch.setenv("TTD_LOWER_CACHE", str(tmp_path / "cache"))
     monkeypatch.delenv("TTD_DOWNSTREAM_CACHE", raising=False)
-    folders = [Path(verify_downstream()["cache_dir"]()), side_venv.cache_root()]
+    import host_library
+
+    folders = [Path(verify_downstream()["cache_dir"]()), side_venv.cache_root(), host_library.cache_root()]
     section = readme_section("Cache, licence, bug reports")
     for folder in folders:
         relative = folder.relative_to(tmp_path / "cache")  # under the one root
