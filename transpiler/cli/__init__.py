@@ -1,6 +1,6 @@
 """The ``ttd-lower`` command line.
 
-``ttd-lower IN [-o OUT]``: lower the distributed ops of a TTIR file.  ``-`` is stdin / stdout;
+``ttd-lower [options] <input file>``: lower the distributed ops of a TTIR file.  ``-`` is stdin / stdout;
 without ``-o`` the output goes to stdout, so the tool pipes.  Options follow ``mlir-opt``'s
 conventions (``options.py``): one or two dashes, ``--split-input-file[=MARKER]``, grouped help.
 
@@ -8,7 +8,8 @@ Exit status: 0 success, 1 errors in the input (diagnostics on stderr as
 ``file:line:col: error: message``, the source line and a caret), 2 usage errors, 3 internal
 errors (a short request for a bug report; the traceback only with ``--debug``), 128 + N when
 signal N (SIGINT, SIGTERM, SIGHUP) stopped it.  On any failure no output file is written and
-an existing one is left as it was.
+an existing one is left as it was.  A reader of stdout or stderr that goes away early changes
+nothing but what it sees (``output.reader_may_close``).
 
 The modules: ``options.py`` (argument conventions, help), ``output.py`` (input and output
 files), ``signals.py`` (signal clean-up), ``run.py`` (the chunks of one run).
