@@ -7,8 +7,8 @@
 // or the base to a wait of more than one barrier.  The wait wrapper polls slots 64 / sizeof(T)
 // elements apart, and the NPU does not keep concurrent writes to one 64-byte line coherent.
 
-// CHECK: within split at {{.*}}lint_barrier_slot_stride.mlir:1 offset :18:5: warning: 'tt.addptr' op signal slots %flags + k * 4 are 16 bytes apart (4 x sizeof(i32)), not a multiple of 64: the wait wrapper polls slots 64 bytes apart (64 / sizeof(T) elements) and the NPU does not keep concurrent writes to one 64-byte line coherent, so the kernel may hang or read a torn flag [barrier-slot-stride]
-// CHECK: offset :20:5: note: the slot is signalled by this notify
+// CHECK: {{.*}}lint_barrier_slot_stride.mlir:18:5: warning: 'tt.addptr' op signal slots %flags + k * 4 are 16 bytes apart (4 x sizeof(i32)), not a multiple of 64: the wait wrapper polls slots 64 bytes apart (64 / sizeof(T) elements) and the NPU does not keep concurrent writes to one 64-byte line coherent, so the kernel may hang or read a torn flag [barrier-slot-stride]
+// CHECK: {{.*}}lint_barrier_slot_stride.mlir:20:5: note: the slot is signalled by this notify
 module {
   tt.func public @packed_slots(%flags: !tt.ptr<i32>, %rank: i32, %peer: i32) {
     %c4_i32 = arith.constant 4 : i32
