@@ -47,3 +47,38 @@ def test_split_chunk_diagnostics_still_give_file_lines():
     assert outcome.failed
     located = [d.location_text() for d in outcome.diagnostics]
     assert located[0] == "chunks.mlir:11:5", located
+
+
+def _pairs_kernel(n: int) -> str:
+    """``n`` notify/wait pairs on one signal argument, pair ``i`` on its own slot (64 bytes
+    apart) with its own value ``i``: a correct kernel."""
+    lines = ["module {", "  tt.func public @pairs(%sig: !tt.ptr<i32>, %buf: !tt.ptr<f32>, %peer: i32) {",
+             "    %c1_i32 = arith.constant 1 : i32"]
+    for i in range(n):
+        lines += [f"    %o{i} = arith.constant {16 * i} : i32", f"    %v{i} = arith.constant {i} : i64",
+                  f"    %w{i} = arith.constant {i} : i32",
+                  f"    %s{i} = tt.addptr %sig, %o{i} : !tt.ptr<i32>, i32",
+                  f'    "distributed.notify"(%s{i}, %v{i}, %peer) <{{commScope = 1 : i32, sigOp = 1 : i32}}> '
+                  ": (!tt.ptr<i32>, i64, i32) -> ()",
+                  f"    %t{i} = distributed.wait %s{i}, %c1_i32, %w{i}, scope = gpu semantic = acquire "
+                  ": !tt.ptr<i32>, i32, i32 -> i32",
+                  f"    %b{i} = distributed.consume_token %buf, %t{i}, : !tt.ptr<f32>, i32 -> !tt.ptr<f32>",
+                  f"    %l{i} = tt.load %b{i} : !tt.ptr<f32>"]
+    return "\n".join(lines + ["    tt.return", "  }", "}", ""])
+
+
+@pytest.mark.parametrize("pairs", [40, 320])
+def test_signal_never_set_looks_at_each_notify_a_bounded_number_of_times(monkeypatch, pairs):
+    from transpiler import api
+    from transpiler.analysis import signals
+
+    calls = []
+    wrap = signals.wrap
+
+    def counting(value, width):
+        calls.append(1)
+        return wrap(value, width)
+
+    monkeypatch.setattr(signals, "wrap", counting)
+    assert [d for d in api.lint(_pairs_kernel(pairs), filename="pairs.ttir") if d.severity == "warning"] == []
+    assert len(calls) <= 3 * pairs
