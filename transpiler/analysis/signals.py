@@ -171,12 +171,32 @@ def barrier_slot_strides(facts: FunctionFacts) -> List[Finding]:
 
 
 def _stride(addptr: Operation):
-    """(base, C, element type) of ``tt.addptr %base, (arith.muli %k, C)`` with k not constant."""
+    """(base, C, element type) of ``tt.addptr %base, (arith.muli %k, C)`` with k not constant;
+    when k is itself ``arith.muli %j, C2`` (and so on), C is the product of the constants: the
+    slots of ``(rank * 4) * 4`` are 16 elements apart (issue 25)."""
     values = operands(addptr)
     if values is None or len(values) != 2:
         return None
     base, offset = values
-    mul = producer(offset)
+    found = _constant_factor(offset)
+    if found is None:
+        return None
+    scale, variable = found
+    seen = {offset}
+    while variable not in seen:  # the variable factor a product with a constant too: multiply it in
+        seen.add(variable)
+        inner = _constant_factor(variable)
+        if inner is None:
+            break
+        scale, variable = scale * inner[0], inner[1]
+    element = pointee(base)
+    return (base, scale, element) if element is not None else None
+
+
+def _constant_factor(value: Optional[Value]) -> Optional[Tuple[int, Value]]:
+    """(C, k) when ``value`` is ``arith.muli`` of a constant C and a value k that is not one
+    (either order); else None (both constant: a constant offset, not a stride)."""
+    mul = producer(value)
     if mul is None or mul.name != "arith.muli":
         return None
     factors = operands(mul)
@@ -184,10 +204,8 @@ def _stride(addptr: Operation):
         return None
     constants = [int_constant(v) for v in factors]
     if (constants[0] is None) == (constants[1] is None):
-        return None  # both constant: a constant offset, not a stride; neither: no constant stride
-    scale = constants[0] if constants[0] is not None else constants[1]
-    element = pointee(base)
-    return (base, scale, element) if element is not None else None
+        return None
+    return (constants[0], factors[1]) if constants[0] is not None else (constants[1], factors[0])
 
 
 def negative_ranks(facts: FunctionFacts) -> List[Finding]:
