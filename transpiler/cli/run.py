@@ -1,8 +1,9 @@
 """One run of the command line over its input: chunks compiled, diagnostics checked, output made.
 
 Like ``mlir-opt``: each ``--split-input-file`` chunk is compiled on its own; the outputs of the
-chunks that succeed are joined with the separators; the diagnostics of all chunks are reported
-(or, with ``--verify-diagnostics``, checked against the chunk's designators).  Whether the
+chunks that succeed are joined with the separators; the diagnostics of all chunks are reported,
+with a note naming the kernel's Python line when the op's ``loc`` gives one (``pyloc.py``; or,
+with ``--verify-diagnostics``, checked against the chunk's designators).  Whether the
 joined output is written when a chunk failed is the caller's choice (stdout: yes, as
 ``mlir-opt`` prints every good chunk; a file: no, it is written only when everything succeeded).
 """
@@ -98,6 +99,10 @@ def run(text: str, filename: str, settings: Settings) -> Outcome:
 
             found = check(whole, found, chunk.offset, chunk.offset + len(chunk.text),
                           only_expected=settings.verify == "only-expected")
+        elif found:
+            from ..pyloc import add_python_source_notes
+
+            add_python_source_notes(found)  # the kernel's Python line, from the op's loc (as the hook does)
         failed = failed or any(d.severity == ERROR for d in found)
         outputs.append(re.sub(COMMENT_LINE, "", output, flags=re.M) if settings.strip_comments else output)
         diagnostics.extend(found)
