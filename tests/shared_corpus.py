@@ -16,8 +16,7 @@ import pytest
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 EXTERNAL = SHARED / "external"
 REQUIRED = os.environ.get("TTD_REQUIRE_SHARED_CORPUS") == "1"
-REASON = ("the shared corpus ../shared/corpus is not next to the repository "
-          "(README, Tests; TTD_REQUIRE_SHARED_CORPUS=1 makes this a failure)")
+REASON = "../shared/corpus is not next to the repository"  # as the README lists it (Tests)
 
 
 def present() -> bool:
@@ -28,7 +27,8 @@ def present() -> bool:
 def absent_param():
     """A parametrize entry that stands for the shared corpus's files when it is absent: the
     test skips with :data:`REASON` (the run already fails when it is required)."""
-    return pytest.param(None, marks=pytest.mark.skip(reason=REASON), id="shared-corpus-absent")
+    return pytest.param(None, marks=pytest.mark.skip(reason="../shared/corpus is not next to the repository"),
+                        id="shared-corpus-absent")
 
 
 def files(*patterns: str, under: Path = SHARED) -> list:
@@ -43,4 +43,4 @@ def files(*patterns: str, under: Path = SHARED) -> list:
 def require() -> None:
     """Skip the calling test with :data:`REASON` when the shared corpus is absent."""
     if not present():
-        pytest.skip(REASON)
+        pytest.skip("../shared/corpus is not next to the repository")

@@ -14,6 +14,7 @@ from ..ir.types import FloatType, FunctionType, IndexType, IntegerType, NoneType
 
 _INT = re.compile(r"([su]?)i([1-9][0-9]*)\Z")
 _FLOATS = {"bf16", "f16", "f32", "f64", "f80", "f128", "tf32"}
+_SHAPED_KEYWORD_BLANKS = re.compile(r"(tensor|vector|memref|tuple|complex)[ \t\r\n]+(?=<)")
 
 
 class TypeSyntaxError(ValueError):
@@ -44,6 +45,9 @@ def parse_type(text: str) -> Type:
         return IndexType()
     if text == "none":
         return NoneType()
+    shaped = _SHAPED_KEYWORD_BLANKS.match(text)
+    if shaped:  # `tensor <4xf32>`: blanks between the keyword and `<` (MLIR's lexer skips them)
+        return parse_type(shaped.group(1) + text[shaped.end():])
     if not text.startswith(("!tt.ptr<", "tensor<", "(")):
         if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
             return OpaqueType(text)
@@ -79,7 +83,7 @@ class TypeBuilder:
     def tensor_type(self, c):
         dims = ()
         if c and getattr(c[0], "type", None) == "DIMS":
-            dims = tuple(None if d == "?" else int(d) for d in str(c[0]).split("x")[:-1])
+            dims = tuple(None if d.strip() == "?" else int(d) for d in str(c[0]).split("x")[:-1])
             c = c[1:]
         element = c[0]
         encoding = str(c[1]) if len(c) > 1 else None
@@ -92,7 +96,13 @@ class TypeBuilder:
         return _OPAQUE
 
     def pointer_type(self, c):
+        """``!tt.ptr<T[, space]>``: an integer address space as Triton prints it (decimal), and
+        none for 1, Triton's default (``PointerType``'s ``addressSpace = 1``, printed only when
+        it is not 1), so ``!tt.ptr<f32, 1>`` is ``!tt.ptr<f32>`` as it is to triton-adapter-opt."""
         space = str(c[1]) if len(c) > 1 else None
+        if space is not None and space[0] != '"':
+            number = int(space, 16) if "x" in space else int(space)  # `0x1`, `+1`, `01`
+            space = None if number == 1 else str(number)
         return PointerType(c[0], space)
 
     def opaque_type(self, c):
