@@ -68,6 +68,8 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path):
     ours = {m: by for m, by in first.items() if by.startswith("transpiler") and not by.startswith("transpiler.parser")}
     assert not ours, f"imported by ttd-lower outside the parser: {ours}"
     assert "rich" not in modules  # only for diagnostics on a terminal
+    assert not {m for m in modules if m.partition(".")[0] in ("triton", "numpy", "torch")}  # frontend/sim only
+    assert "transpiler.language" not in modules
     # click's translated texts (help, version, option errors) are not looked up (on Python < 3.11 the
     # parser's `regex` imports locale itself)
     assert first.get("locale") != "gettext"
