@@ -59,3 +59,15 @@ def test_modules_are_small():
     long = [f"{p.relative_to(PACKAGE)}: {n} lines" for p in sorted(PACKAGE.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES and "_generated" not in p.name]
     assert not long, "\n".join(long)
+
+
+def test_only_the_frontend_imports_triton():
+    """``ttd-lower`` never imports Triton (issue 21): only ``transpiler/language/`` may."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).parts[0] == "language":
+            continue
+        for module in _imported_modules(path):
+            if module and module.partition(".")[0] in ("triton", "torch"):
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {module}")
+    assert not offenders, "\n".join(offenders)
