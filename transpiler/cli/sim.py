@@ -1,0 +1,168 @@
+"""The ``ttd-sim`` command line (SPEC.md section 7, "Interface"): run a kernel on simulated ranks.
+
+``ttd-sim KERNEL --ranks R [...]`` launches KERNEL once on every rank (one step);
+``ttd-sim --plan PLAN.json`` runs a plan's steps.  Findings are printed as ``ttd-lower`` prints
+errors (``file:line:col: error: message``, the source line, a caret, and a note with the
+kernel's Python line where the op's ``loc`` gives one).
+
+Exit status: 0 success (with ``--check-lowering`` / ``--lowered``: the same memory before and
+after under every schedule), 1 a finding (difference, deadlock, out-of-bounds access,
+schedule-dependent result, step limit, op not simulated) or a kernel that cannot be read or
+lowered, 2 usage, 3 internal error.  Needs the ``sim`` extra (numpy, ml_dtypes).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import click
+
+from .. import BUG_REPORT_URL, __version__
+
+EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+
+
+def _grid(text: str):
+    try:
+        dims = tuple(int(g) for g in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"'{text}' is not G[,G[,G]]") from None
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
+        raise click.BadParameter(f"'{text}': one to three positive sizes")
+    return dims
+
+
+@click.command(context_settings={"help_option_names": ["--help", "-h"]})
+@click.argument("kernel", required=False)
+@click.option("--plan", "plan_path", metavar="PLAN.json", help="Run the steps of a plan (JSON, SPEC.md section 7).")
+@click.option("--ranks", type=click.IntRange(1), help="Number of ranks (PEs).")
+@click.option("--grid", default="1", show_default=True, help="Programs per launch, G[,G[,G]] (axes x, y, z).")
+@click.option("--function", "function", help="The function to launch (default: the module's only public one).")
+@click.option("--arg", "args", multiple=True, metavar="NAME=VALUE",
+              help="An argument by SSA name (without %) or #i: a number, 'rank', v0,v1,... (one per rank); for a "
+                   "pointer zeros(N), ones(N), arange(N), full(N,V), random(N), rank(N) or FILE.npy ({rank}: per rank).")
+@click.option("--check-lowering", is_flag=True, help="Lower KERNEL as ttd-lower would and compare both runs.")
+@click.option("--lowered", "lowered_path", metavar="FILE", help="Compare with the lowered module in FILE.")
+@click.option("--schedules", type=click.IntRange(1), default=1, show_default=True, help="Schedules to run.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first schedule and of random(N).")
+@click.option("--reorder", is_flag=True, help="Let loads after a wait that do not depend on its token read early.")
+@click.option("--sub-blocks", type=click.IntRange(1), default=2, show_default=True,
+              help="Sub-blocks per program of a module that uses hivm.hir.get_sub_block_idx.")
+@click.option("--device-library", type=click.Choice(["bundled", "1.2.0", "1.2.0-post", "master"]), default="bundled",
+              show_default=True, help="Device template library the lowered module links against.")
+@click.option("--core-type-fallback", type=click.Choice(["none", "symbol-table"]), default="none",
+              help="As ttd-lower's option, for --check-lowering.")
+@click.option("--out", "out_dir", metavar="DIR", help="Write DIR/rank<r>.npz (every buffer, first schedule).")
+@click.option("--max-ops", type=click.IntRange(1), default=10 ** 7, show_default=True,
+              help="Stop with an error after this many ops (all ranks, programs and sub-blocks).")
+@click.option("--debug", is_flag=True, hidden=True)
+@click.version_option(__version__, prog_name="ttd-sim", message="%(prog)s, version %(version)s")
+def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered_path, schedules, seed, reorder,
+         sub_blocks, device_library, core_type_fallback, out_dir, max_ops, debug):
+    """Run KERNEL (TTIR with distributed.* ops, or its lowering) on simulated ranks."""
+    try:
+        import ml_dtypes  # noqa: F401
+        import numpy  # noqa: F401
+    except ImportError:
+        raise click.UsageError("ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'") from None
+    from ..api import LoweringError
+    from ..diagnostics import print_diagnostics
+    from ..sim import Finding, UsageError
+    from .sim_run import build_plan, describe, run_plan
+
+    if check_lowering and lowered_path:
+        raise click.UsageError("--check-lowering and --lowered exclude each other")
+    try:
+        plan, kernel_text = build_plan(kernel, plan_path, ranks, _grid(grid), function, args)
+        lowered = None
+        if lowered_path:
+            lowered = {kernel_text: _read(lowered_path)}
+        t0 = time.perf_counter()
+        with _progress() as on_progress:
+            result = run_plan(plan, compare=check_lowering or lowered is not None, lowered=lowered, seed=seed,
+                              schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
+                              device_library=device_library, core_type_fallback=core_type_fallback == "symbol-table",
+                              on_progress=on_progress)
+        click.echo(describe(plan, result, time.perf_counter() - t0, check_lowering or lowered is not None))
+        if out_dir:
+            _write_npz(out_dir, result)
+    except UsageError as e:
+        raise click.UsageError(str(e)) from None
+    except Finding as f:
+        print_diagnostics([_with_python_notes(f.diagnostic())])
+        sys.exit(EXIT_FINDING)
+    except LoweringError as e:
+        print_diagnostics(e.diagnostics)
+        sys.exit(EXIT_FINDING)
+    except click.ClickException:
+        raise
+    except Exception:
+        if debug:
+            import traceback
+
+            traceback.print_exc()
+        click.echo(f"ttd-sim: internal error. This is a bug; please report it at {BUG_REPORT_URL}"
+                   + ("." if debug else " (rerun with --debug for a traceback)."), err=True)
+        sys.exit(EXIT_INTERNAL)
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise click.UsageError(f"cannot read '{path}': {getattr(e, 'strerror', None) or e}") from None
+
+
+def _with_python_notes(diag):
+    from ..pyloc import python_source_notes
+
+    if diag.source is not None:
+        diag.notes[:0] = python_source_notes(diag, diag.source.text)
+    return diag
+
+
+def _write_npz(out_dir: str, result) -> None:
+    import numpy as np
+
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        for r, bufs in enumerate(result.buffers):
+            np.savez(os.path.join(out_dir, f"rank{r}.npz"), **bufs)
+    except OSError as e:
+        raise click.UsageError(f"cannot write to '{out_dir}': {e.strerror}") from None
+
+
+class _progress:
+    """A rich progress line on stderr (a terminal only) once a run takes more than a second."""
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+        self.bar = None
+        self.task = None
+        return self.update if sys.stderr is not None and sys.stderr.isatty() else None
+
+    def update(self, ops: int) -> None:
+        if self.bar is None:
+            if time.perf_counter() - self.start < 1.0:
+                return
+            from rich.console import Console
+            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(SpinnerColumn(), TextColumn("simulating: {task.completed:,} ops"), TimeElapsedColumn(),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+            self.task = self.bar.add_task("run", total=None)
+        self.bar.update(self.task, completed=ops)
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.stop()
+        return False
+
+
+def entry() -> None:
+    """The ``ttd-sim`` console script."""
+    main()

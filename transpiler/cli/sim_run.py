@@ -1,0 +1,124 @@
+"""``ttd-sim``'s plan from the command line, its run, and what it prints (see ``cli/sim.py``)."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Sequence
+
+import numpy as np
+
+from ..sim import Launch, Plan, UsageError, check_lowering, load_plan, simulate
+from ..sim.dtypes import dtype_of, is_pointer, pointee
+
+
+def _function_arguments(text: str, filename: str, function: Optional[str]):
+    from ..diagnostics import DiagnosticError
+    from ..ir.attributes import StringAttr
+    from ..parser import parse_module
+    from ..sim.errors import Finding
+
+    try:
+        module = parse_module(text, filename)
+    except DiagnosticError as e:
+        raise Finding(e.diagnostics[0].message) from None
+    funcs = {}
+    for op in module.walk():
+        if op.name in ("tt.func", "func.func") and isinstance(op.attributes.get("sym_name"), StringAttr):
+            vis = op.attributes.get("sym_visibility")
+            funcs[op.attributes["sym_name"].value] = (op, not (isinstance(vis, StringAttr) and vis.value == "private"))
+    if function is None:
+        public = [n for n, (_, pub) in funcs.items() if pub]
+        if len(public) != 1:
+            raise UsageError(f"{filename} has {len(public)} public functions ({', '.join(public)}): name one with --function")
+        function = public[0]
+    if function not in funcs:
+        raise UsageError(f"{filename} has no function @{function} (it has {', '.join(funcs)})")
+    return module, function, list(funcs[function][0].regions[0].blocks[0].arguments)
+
+
+def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[int], grid, function, args: Sequence[str]):
+    """``(plan, kernel text)`` from the command line (a ``--plan`` file, or KERNEL and its options).
+
+    Raises:
+        UsageError: a missing KERNEL or --ranks, a malformed --arg, an argument not given.
+    """
+    if plan_path is not None:
+        if kernel is not None or args:
+            raise UsageError("--plan takes the kernels and arguments from the plan: give no KERNEL or --arg")
+        plan = load_plan(plan_path)
+        launches = [a for step in plan.steps for a in step if isinstance(a, Launch)]
+        return plan, (launches[0].module if launches else None)
+    if kernel is None:
+        raise UsageError("give a KERNEL file (or --plan PLAN.json)")
+    if ranks is None:
+        raise UsageError("give the number of ranks (--ranks R)")
+    try:
+        with open(kernel, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read '{kernel}': {getattr(e, 'strerror', None) or e}") from None
+    _module, function, arguments = _function_arguments(text, kernel, function)
+    given: Dict[str, str] = {}
+    for a in args:
+        name, eq, value = a.partition("=")
+        if not eq or not name:
+            raise UsageError(f"--arg '{a}' is not NAME=VALUE")
+        given[name] = value
+    buffers, launch_args = {}, {}
+    for i, arg in enumerate(arguments):
+        name = arg.name.lstrip("%") if arg.name else f"#{i}"
+        key = name if name in given else (f"#{i}" if f"#{i}" in given else None)
+        if key is None:
+            raise UsageError(f"argument '{name}' of @{function} is not given (--arg {name}=VALUE)")
+        value = given.pop(key)
+        if is_pointer(arg.type):
+            from ..sim.plan import parse_value
+
+            buffers[name] = parse_value(value, dtype_of(pointee(arg.type)), ".", ranks)
+            launch_args[name] = name
+        else:
+            launch_args[name] = _scalar(value, name, ranks)
+    if given:
+        raise UsageError(f"@{function} has no argument {', '.join(sorted(given))}")
+    launch = Launch(list(range(ranks)), text, function, grid, launch_args, filename=kernel)
+    return Plan(ranks, buffers, [[launch]]), text
+
+
+def _scalar(value: str, name: str, ranks: int):
+    value = value.strip()
+    if value == "rank":
+        return "rank"
+    parts = value.split(",")
+    try:
+        numbers = [float(p) if any(c in p for c in ".eEn") else int(p, 0) for p in parts]
+    except ValueError:
+        raise UsageError(f"--arg {name}={value}: a number, 'rank' or one number per rank") from None
+    if len(numbers) == 1:
+        return numbers[0]
+    if len(numbers) != ranks:
+        raise UsageError(f"--arg {name}={value}: {len(numbers)} values for {ranks} ranks")
+    return numbers
+
+
+def run_plan(plan: Plan, compare: bool, lowered, **options):
+    """Run (or, with ``compare``, check the lowering of) ``plan``; the result."""
+    if compare:
+        return check_lowering(plan, lowered=lowered, **options)
+    options.pop("core_type_fallback", None)
+    return simulate(plan, **options)
+
+
+def describe(plan: Plan, result, seconds: float, compared: bool) -> str:
+    """The summary ``ttd-sim`` prints: what ran, then every rank's buffers (abridged)."""
+    n = len(result.seeds)
+    head = (f"ttd-sim: {plan.ranks} ranks, {len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''}, "
+            f"{n} schedule{'s' if n != 1 else ''} (seed {result.seeds[0]}): {result.ops:,} ops per run")
+    lines = [head]
+    if compared:
+        lines.append(f"ttd-sim: the lowered module gives the same memory under every schedule")
+    elif n > 1:
+        lines.append("ttd-sim: every schedule gives the same memory")
+    with np.printoptions(threshold=8, edgeitems=3, precision=4, linewidth=120):
+        for r, bufs in enumerate(result.buffers):
+            for name, a in bufs.items():
+                lines.append(f"rank {r} {name} ({a.dtype.name}[{a.size}]): {np.array2string(a, separator=' ')}")
+    return "\n".join(lines)

@@ -1,0 +1,34 @@
+"""``transpiler.sim``: run TTIR kernels with ``distributed.*`` ops (or their lowering) on
+simulated ranks (SPEC.md section 7).  Needs the ``sim`` extra (numpy, ml_dtypes); ``ttd-lower``
+never imports this package.
+
+>>> from transpiler.sim import Launch, Plan, simulate                     # doctest: +SKIP
+>>> plan = Plan(ranks=4, buffers={"x": "rank(256, f32)", "sig": "zeros(1024, i32)",
+...                               "buf": "zeros(1024, f32)", "out": "zeros(1024, f32)"},
+...             steps=[[Launch(ranks=range(4), module=text, grid=(1,),
+...                            args={"local_ptr": "x", "symm_buf_ptr": "buf", "signal_ptr": "sig",
+...                                  "out_ptr": "out", "n_per_rank": 256, "epoch": 1})]])
+>>> result = simulate(plan, schedules=5)
+>>> result.buffers[2]["out"]                 # rank 2's copy: every rank's input in rank order
+
+* :func:`simulate` runs a :class:`Plan` under one or more seeded schedules and returns a
+  :class:`SimResult` (``buffers[rank][name]`` as numpy arrays).
+* :func:`check_lowering` runs the plan before and after lowering (``transpiler.api.lower``) and
+  raises a :class:`Finding` of kind ``difference`` at the first element that differs.
+* Findings (exit status 1 of ``ttd-sim``) are :class:`Finding` and its subclasses
+  :class:`Deadlock`, :class:`OutOfBounds`, :class:`NotSimulated`, :class:`StepLimit`;
+  ``finding.diagnostic()`` is the located MLIR-style error.  A malformed plan is a
+  :class:`UsageError` (exit status 2).
+* The device library's model, one function per symbol, is :mod:`transpiler.sim.library`.
+"""
+
+from __future__ import annotations
+
+from .errors import Deadlock, Finding, NotSimulated, OutOfBounds, StepLimit, UsageError
+from .plan import Fill, Launch, Plan, load_plan, parse_value
+from .run import SimResult, first_difference, simulate
+from .validate import check_lowering, lower_plan
+
+__all__ = ["Plan", "Launch", "Fill", "load_plan", "parse_value", "simulate", "check_lowering", "lower_plan",
+           "SimResult", "first_difference", "Finding", "Deadlock", "OutOfBounds", "NotSimulated", "StepLimit",
+           "UsageError"]

@@ -1,0 +1,243 @@
+"""The ranks' symmetric heaps and the pointers into them (SPEC.md section 7, "Machine").
+
+* One byte heap per rank, all of them slices of one numpy ``uint8`` array: rank ``r``'s heap
+  starts at byte address ``BASE + r * heap_size``.  Every buffer sits at the **same offset in
+  every rank's heap** (what ``aclshmem_malloc`` guarantees, seed ``002_...`` section 5.2), aligned
+  to 256 bytes.  Memory nobody fills is zero.
+* A pointer value is a :class:`Ptr`: byte addresses (a Python/numpy int for ``!tt.ptr<T>``, an
+  ``int64`` array for a tensor of pointers) and a provenance, the buffer it was derived from.
+* Every load, store, atomic and RMA checks that each address it touches (where the mask is true)
+  lies inside its provenance buffer, in some rank's heap, at an address aligned to the element
+  size; else :class:`~transpiler.sim.errors.OutOfBounds` (the interpreter adds op, rank, program).
+* ``version`` counts writes: a parked wait is polled again only after it changed.
+* With ``track_writers``, each written element remembers the id of the op that wrote it
+  (``--check-lowering`` reports the writer of a differing element).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .errors import OutOfBounds
+
+BASE = 1 << 32  # byte address of rank 0's heap (0 stays an invalid address)
+ALIGN = 256
+
+
+class Buffer:
+    """A buffer of the symmetric heap: ``name``, byte ``offset`` in every heap, ``nbytes``,
+    element ``dtype`` (what the plan declared; accesses may use another type)."""
+
+    __slots__ = ("name", "offset", "nbytes", "dtype")
+
+    def __init__(self, name: str, offset: int, nbytes: int, dtype: np.dtype):
+        self.name, self.offset, self.nbytes, self.dtype = name, offset, nbytes, np.dtype(dtype)
+
+    @property
+    def count(self) -> int:
+        return self.nbytes // self.dtype.itemsize
+
+    def __repr__(self) -> str:
+        return f"<buffer {self.name} [{self.offset}, {self.offset + self.nbytes})>"
+
+
+class Ptr:
+    """A pointer value: ``addr`` (int or int64 array of byte addresses) and ``buf`` (provenance)."""
+
+    __slots__ = ("addr", "buf")
+
+    def __init__(self, addr, buf: Optional[Buffer]):
+        self.addr = addr
+        self.buf = buf
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        return np.shape(self.addr)
+
+    def map(self, f) -> "Ptr":
+        """The same provenance, ``f`` applied to the addresses (shape ops)."""
+        return Ptr(f(self.addr), self.buf)
+
+    def __repr__(self) -> str:
+        return f"<ptr {self.buf.name if self.buf else '?'} {self.addr!r}>"
+
+
+class Memory:
+    """The heaps of ``ranks`` ranks with ``buffers`` ``(name, nbytes, dtype)`` allocated in order.
+
+    Raises:
+        ValueError: a buffer name used twice.
+    """
+
+    def __init__(self, ranks: int, buffers: Sequence[Tuple[str, int, np.dtype]]):
+        self.ranks = ranks
+        self.buffers: Dict[str, Buffer] = {}
+        offset = 0
+        for name, nbytes, dtype in buffers:
+            if name in self.buffers:
+                raise ValueError(f"buffer '{name}' is allocated twice")
+            self.buffers[name] = Buffer(name, offset, nbytes, dtype)
+            offset += -(-max(nbytes, 1) // ALIGN) * ALIGN
+        self.heap_size = max(offset, ALIGN)
+        self.flat = np.zeros(ranks * self.heap_size, dtype=np.uint8)
+        self._views: Dict[np.dtype, np.ndarray] = {}
+        self.version = 0
+        self.writers: Optional[np.ndarray] = None
+        self.writer = -1  # id of the op now writing (set by the interpreter when tracking)
+
+    # ---- addresses --------------------------------------------------------------------------
+    def base(self, rank: int) -> int:
+        """Byte address of ``rank``'s heap."""
+        return BASE + rank * self.heap_size
+
+    def pointer(self, name: str, rank: int) -> Ptr:
+        """A pointer to buffer ``name`` in ``rank``'s heap."""
+        buf = self.buffers[name]
+        return Ptr(self.base(rank) + buf.offset, buf)
+
+    def rank_of(self, addr: int) -> int:
+        """The rank whose heap holds ``addr`` (-1 outside every heap)."""
+        g = int(addr) - BASE
+        return g // self.heap_size if 0 <= g < self.flat.size else -1
+
+    def array(self, name: str, rank: int) -> np.ndarray:
+        """``rank``'s copy of buffer ``name`` as a (writable) array of the buffer's dtype."""
+        buf = self.buffers[name]
+        start = rank * self.heap_size + buf.offset
+        return self.flat[start : start + buf.nbytes].view(buf.dtype)
+
+    def view(self, dtype) -> np.ndarray:
+        """The whole memory as elements of ``dtype``."""
+        dtype = np.dtype(dtype)
+        v = self._views.get(dtype)
+        if v is None:
+            v = self._views[dtype] = self.flat.view(dtype)
+        return v
+
+    def track_writers(self) -> None:
+        """Remember, per element start byte, the id of the op that last wrote it."""
+        self.writers = np.full(self.flat.size, -1, dtype=np.int32)
+
+    # ---- checks -----------------------------------------------------------------------------
+    def indices(self, ptr: Ptr, itemsize: int, mask=None, what: str = "access"):
+        """Element indices (of ``view`` of an ``itemsize`` dtype) of ``ptr``'s addresses.
+
+        Masked-off lanes get a valid index (the buffer's start) and are never touched.
+
+        Raises:
+            OutOfBounds: an address (where ``mask`` is true) outside ``ptr.buf`` in every heap,
+                or not aligned to ``itemsize``.
+        """
+        g = np.asarray(ptr.addr, dtype=np.int64) - BASE
+        live = g if mask is None or mask is True else g[np.broadcast_to(mask, g.shape)]
+        if live.size:
+            lo, hi = int(live.min()), int(live.max())
+            if not self._inside(ptr.buf, lo, hi, itemsize):
+                self._explain(ptr.buf, live, itemsize, what)
+            if lo % itemsize or (live.size > 1 and np.any(live % itemsize)):
+                bad = int(live[live % itemsize != 0][0]) if live.size > 1 else lo
+                raise OutOfBounds(f"misaligned {what} at address {hex(bad + BASE)} (element size {itemsize})")
+        idx = g // itemsize
+        if mask is not None and mask is not True and live.size != g.size:
+            safe = int(live.flat[0]) // itemsize if live.size else 0
+            idx = np.where(mask, idx, safe)
+        return idx
+
+    def _inside(self, buf: Optional[Buffer], lo: int, hi: int, itemsize: int) -> bool:
+        if buf is None or lo < 0:
+            return False
+        rank = lo // self.heap_size
+        start = rank * self.heap_size + buf.offset
+        return rank < self.ranks and start <= lo and hi + itemsize <= start + buf.nbytes
+
+    def _explain(self, buf: Optional[Buffer], live: np.ndarray, itemsize: int, what: str):
+        for g in np.ravel(live):
+            g = int(g)
+            if not self._inside(buf, g, g, itemsize):
+                rank = g // self.heap_size if g >= 0 else -1
+                heap = f"rank {rank}'s heap, offset {g - rank * self.heap_size}" if 0 <= rank < self.ranks else "no heap"
+                if buf is None:
+                    raise OutOfBounds(f"{what} at address {hex(g + BASE)} ({heap}) through a pointer of no known buffer")
+                raise OutOfBounds(f"out-of-bounds {what} at address {hex(g + BASE)} ({heap}): outside buffer "
+                                  f"'{buf.name}' (bytes [{buf.offset}, {buf.offset + buf.nbytes}) of each heap, "
+                                  f"{itemsize}-byte elements)")
+        raise AssertionError("no address out of bounds")  # pragma: no cover
+
+    # ---- accesses ---------------------------------------------------------------------------
+    def load(self, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
+        """The elements at ``ptr`` (``other``, or 0, where ``mask`` is false)."""
+        idx = self.indices(ptr, dtype.itemsize, mask, "load")
+        values = self.view(dtype)[idx]
+        if mask is not None:
+            values = np.where(mask, values, dtype.type(0) if other is None else other).astype(dtype, copy=False)
+        return values
+
+    def store(self, ptr: Ptr, dtype: np.dtype, values, mask=None) -> None:
+        """Write ``values`` at ``ptr`` where ``mask`` is true."""
+        idx = self.indices(ptr, dtype.itemsize, mask, "store")
+        view = self.view(dtype)
+        if np.ndim(idx) == 0:
+            if mask is None or bool(mask):
+                view[int(idx)] = values
+                self._wrote(int(idx), dtype.itemsize)
+        else:
+            values = np.broadcast_to(np.asarray(values, dtype=dtype), idx.shape)
+            if mask is None:
+                view[idx] = values
+                self._wrote(idx, dtype.itemsize)
+            else:
+                m = np.broadcast_to(mask, idx.shape)
+                view[idx[m]] = values[m]
+                self._wrote(idx[m], dtype.itemsize)
+        self.version += 1
+
+    def _wrote(self, idx, itemsize: int) -> None:
+        if self.writers is not None:
+            self.writers[np.asarray(idx) * itemsize] = self.writer
+
+    def read_bytes(self, addr: int, nbytes: int, buf: Optional[Buffer], what: str) -> np.ndarray:
+        """A copy of ``nbytes`` bytes at ``addr`` (checked against ``buf``)."""
+        if nbytes <= 0:
+            return np.zeros(0, dtype=np.uint8)
+        start = int(self.indices(Ptr(addr, buf), 1, None, what))
+        self.indices(Ptr(addr + nbytes - 1, buf), 1, None, what)
+        return self.flat[start : start + nbytes].copy()
+
+    def write_bytes(self, addr: int, data: np.ndarray, buf: Optional[Buffer], what: str) -> None:
+        """Write the bytes ``data`` at ``addr`` (checked against ``buf``)."""
+        if data.size == 0:
+            return
+        start = int(self.indices(Ptr(addr, buf), 1, None, what))
+        self.indices(Ptr(addr + data.size - 1, buf), 1, None, what)
+        self.flat[start : start + data.size] = data
+        if self.writers is not None:
+            self.writers[start : start + data.size] = self.writer
+        self.version += 1
+
+    def last_writer(self, name: str, rank: int, index: int) -> int:
+        """The id of the op that last wrote element ``index`` of ``rank``'s ``name`` (-1: none)."""
+        if self.writers is None:
+            return -1
+        buf = self.buffers[name]
+        return int(self.writers[rank * self.heap_size + buf.offset + index * buf.dtype.itemsize])
+
+    def snapshot(self) -> np.ndarray:
+        """A copy of all heaps (the memory a reordered load may read, SPEC.md section 7)."""
+        return self.flat.copy()
+
+    def load_from(self, snapshot: np.ndarray, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
+        """:meth:`load` from a :meth:`snapshot` instead of the current memory."""
+        idx = self.indices(ptr, dtype.itemsize, mask, "load")
+        values = snapshot.view(dtype)[idx]
+        if mask is not None:
+            values = np.where(mask, values, dtype.type(0) if other is None else other).astype(dtype, copy=False)
+        return values
+
+    def buffers_of(self, rank: int) -> Dict[str, np.ndarray]:
+        """Copies of every buffer of ``rank``, by name."""
+        return {name: self.array(name, rank).copy() for name in self.buffers}
+
+    def names(self) -> List[str]:
+        return list(self.buffers)

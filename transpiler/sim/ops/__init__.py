@@ -1,0 +1,50 @@
+"""Op implementations, a table keyed by op name (one module per dialect, as ``ir/dialects/``).
+
+An implementation is registered with :func:`implements`::
+
+    @implements("arith.addi")
+    def addi(p, st, args):          # p: the running Program, st: what prepare made, args: operand values
+        return args[0] + args[1]
+
+* ``prepare(op, compiler)``, run once per op when its function is compiled, returns the op's
+  static data (result dtype, predicate, compiled regions, ...); the default is the op itself.
+* ``gen=True`` marks a generator implementation (``r = yield from fn(p, st, args, frame)``,
+  ``frame`` the running function's slots, for ops that run regions): every op
+  that touches global memory, atomics, notify, RMA, waits and ops with regions.  It yields
+  ``None`` at each point where another program may run (SPEC.md section 7, "Schedules") and a
+  :class:`~transpiler.sim.scheduler.Park` / ``Barrier`` where it blocks.
+* The return value is the op's result (one value), a tuple of them (several results), or None.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, NamedTuple, Optional
+
+
+class Impl(NamedTuple):
+    fn: Callable
+    gen: bool
+    prepare: Optional[Callable]
+
+
+IMPLS: Dict[str, Impl] = {}
+
+
+def implements(*names: str, gen: bool = False, prepare: Optional[Callable] = None):
+    """Register the decorated function as the implementation of the ops ``names``."""
+
+    def register(fn):
+        for name in names:
+            if name in IMPLS:
+                raise ValueError(f"'{name}' is implemented twice")
+            IMPLS[name] = Impl(fn, gen, prepare)
+        return fn
+
+    return register
+
+
+def load_all() -> Dict[str, Impl]:
+    """Import every dialect module (each registers its ops) and return the table."""
+    from . import annotation, arith, cf, distributed, hivm, math, scf, tensor, tt, tt_memory  # noqa: F401
+
+    return IMPLS

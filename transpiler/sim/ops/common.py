@@ -1,0 +1,53 @@
+"""Helpers shared by the op tables: result dtypes, float computation in the op's type, values
+that may be pointers."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..dtypes import dtype_of
+from ..memory import Ptr
+
+#: dtypes numpy has no arithmetic of its own for: computed in f32 and rounded back after every op
+#: (exact for +, -, *, / of these narrow types: f32 has more than twice their precision).
+NARROW = frozenset(np.dtype(n) for n in ("bfloat16", "float8_e5m2", "float8_e4m3fn", "float8_e4m3fnuz",
+                                         "float8_e5m2fnuz", "float8_e4m3b11fnuz")
+                   if hasattr(__import__("ml_dtypes"), n))
+F32 = np.dtype(np.float32)
+
+
+def result_dtype(op, index: int = 0) -> np.dtype:
+    """The numpy dtype of ``op``'s result ``index``."""
+    return dtype_of(op.result_types[index])
+
+
+def operand_dtype(op, index: int = 0) -> np.dtype:
+    """The numpy dtype of ``op``'s operand ``index``."""
+    return dtype_of(op.operand_types[index])
+
+
+def float_fn(ufunc, dtype: np.dtype):
+    """``ufunc`` computed in ``dtype`` (through f32 for the narrow types)."""
+    if dtype in NARROW:
+        def narrow(*args):
+            return ufunc(*(np.asarray(a).astype(F32) for a in args)).astype(dtype)[()]
+        return narrow
+
+    def native(*args):
+        return ufunc(*args)
+    return native
+
+
+def cast(x, dtype: np.dtype):
+    """``x`` as ``dtype`` (a numpy scalar for a scalar)."""
+    return x.astype(dtype) if hasattr(x, "astype") else dtype.type(x)
+
+
+def map_value(x, f):
+    """``f`` on a value's array, keeping a pointer's provenance."""
+    return x.map(f) if x.__class__ is Ptr else f(x)
+
+
+def as_bool(c) -> bool:
+    """A scalar condition as a Python bool."""
+    return bool(c)

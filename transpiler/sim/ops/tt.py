@@ -1,0 +1,208 @@
+"""``tt`` ops that compute (Triton's definitions, SPEC.md section 7): ranges, shape ops, pointer
+arithmetic, ``dot``, ``reduce``/``scan`` with their combiner regions, calls.  Memory ops are in
+:mod:`.tt_memory`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..attrs import attr_value
+from ..dtypes import dtype_of, pointee, shape_of
+from ..errors import NotSimulated
+from ..interp import call_function, run_region
+from ..memory import Ptr
+from . import implements
+from .common import cast, map_value, result_dtype
+
+I64 = np.dtype(np.int64)
+
+
+@implements("tt.get_program_id", prepare=lambda op, c: attr_value(op, "axis"))
+def get_program_id(p, st, args):
+    return np.int32(p.pid[st])
+
+
+@implements("tt.get_num_programs", prepare=lambda op, c: attr_value(op, "axis"))
+def get_num_programs(p, st, args):
+    return np.int32(p.grid[st])
+
+
+def _make_range(op, c):
+    start, end = attr_value(op, "start"), attr_value(op, "end")
+    return np.arange(start, end, dtype=np.int32)
+
+
+@implements("tt.make_range", prepare=_make_range)
+def make_range(p, st, args):
+    return st
+
+
+def _shape_dtype(op, c):
+    t = op.result_types[0]
+    return shape_of(t), dtype_of(t)
+
+
+@implements("tt.splat", prepare=_shape_dtype)
+def splat(p, st, args):
+    x = args[0]
+    shape, dtype = st
+    if x.__class__ is Ptr:
+        return Ptr(np.full(shape, x.addr, dtype=I64), x.buf)
+    return np.full(shape, x, dtype=dtype)
+
+
+@implements("tt.broadcast", prepare=_shape_dtype)
+def broadcast(p, st, args):
+    shape = st[0]
+    return map_value(args[0], lambda a: np.broadcast_to(a, shape))
+
+
+@implements("tt.expand_dims", prepare=lambda op, c: attr_value(op, "axis"))
+def expand_dims(p, st, args):
+    return map_value(args[0], lambda a: np.expand_dims(a, st))
+
+
+@implements("tt.reshape", prepare=_shape_dtype)
+def reshape(p, st, args):
+    return map_value(args[0], lambda a: np.reshape(a, st[0]))
+
+
+@implements("tt.trans", prepare=lambda op, c: tuple(attr_value(op, "order")))
+def trans(p, st, args):
+    return map_value(args[0], lambda a: np.transpose(a, st))
+
+
+@implements("tt.join")
+def join(p, st, args):
+    return np.stack([args[0], args[1]], axis=-1)
+
+
+@implements("tt.split")
+def split(p, st, args):
+    a = args[0]
+    return a[..., 0], a[..., 1]
+
+
+@implements("tt.cat", prepare=_shape_dtype)
+def cat(p, st, args):
+    return np.concatenate([np.asarray(args[0]), np.asarray(args[1])], axis=0)
+
+
+def _addptr_prepare(op, c):
+    return dtype_of(pointee(op.result_types[0])).itemsize
+
+
+@implements("tt.addptr", prepare=_addptr_prepare)
+def addptr(p, st, args):
+    ptr, off = args
+    if ptr.addr.__class__ is int and np.ndim(off) == 0:
+        return Ptr(ptr.addr + int(off) * st, ptr.buf)
+    return Ptr(np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st, ptr.buf)
+
+
+def _bitcast_prepare(op, c):
+    t = op.result_types[0]
+    from ..dtypes import is_pointer
+
+    return None if is_pointer(t) else dtype_of(t)
+
+
+@implements("tt.bitcast", prepare=_bitcast_prepare)
+def bitcast(p, st, args):
+    x = args[0]
+    if st is None:
+        return x
+    return np.asarray(x).view(st)[()]
+
+
+@implements("tt.int_to_ptr")
+def int_to_ptr(p, st, args):
+    addr = args[0]
+    a = int(np.ravel(addr)[0]) if np.ndim(addr) else int(addr)
+    return Ptr(addr if np.ndim(addr) else a, p.run.memory_buffer_at(a))
+
+
+@implements("tt.ptr_to_int")
+def ptr_to_int(p, st, args):
+    return np.asarray(args[0].addr, dtype=I64)[()]
+
+
+@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", "tt.clampf", prepare=lambda op, c: (op.name, result_dtype(op)))
+def fp_ops(p, st, args):
+    name, dtype = st
+    if name == "tt.fp_to_fp":
+        return cast(args[0], dtype)
+    if name == "tt.precise_sqrt":
+        return cast(np.sqrt(np.asarray(args[0], np.float64)), dtype)
+    if name == "tt.precise_divf":
+        return cast(np.asarray(args[0], np.float64) / np.asarray(args[1], np.float64), dtype)
+    return np.clip(args[0], args[1], args[2])
+
+
+def _dot_prepare(op, c):
+    return result_dtype(op)
+
+
+@implements("tt.dot", prepare=_dot_prepare)
+def dot(p, st, args):
+    a, b, acc = args[0], args[1], args[2]
+    compute = np.float32 if st.kind == "f" and st.itemsize < 4 else st
+    prod = np.matmul(np.asarray(a).astype(compute), np.asarray(b).astype(compute))
+    return (prod + np.asarray(acc).astype(compute)).astype(st)
+
+
+def _region_prepare(op, c):
+    return c.region(op.regions[0]), attr_value(op, "axis", 0), bool(attr_value(op, "reverse", False))
+
+
+@implements("tt.reduce", gen=True, prepare=_region_prepare)
+def reduce(p, st, args, frame):
+    """Pairwise tree over the axis: log2(n) runs of the combiner region on whole arrays (the
+    order of a float sum is not fixed, SPEC.md section 7)."""
+    blocks, axis, _rev = st
+    vals = [np.moveaxis(np.asarray(a), axis, 0) for a in args]
+    while vals[0].shape[0] > 1:
+        n = vals[0].shape[0]
+        half = n // 2
+        out = yield from run_region(p, blocks, frame, [v[:half] for v in vals] + [v[half:2 * half] for v in vals])
+        out = [np.asarray(o) for o in out]
+        if n % 2:
+            out = [np.concatenate([o, v[2 * half:]]) for o, v in zip(out, vals)]
+        vals = out
+    res = tuple(v[0][()] if v[0].ndim == 0 else v[0] for v in vals)
+    return res if len(res) > 1 else res[0]
+
+
+@implements("tt.scan", gen=True, prepare=_region_prepare)
+def scan(p, st, args, frame):
+    """Inclusive scan by doubling steps (Hillis-Steele): log2(n) runs of the combiner region."""
+    blocks, axis, rev = st
+    vals = [np.moveaxis(np.asarray(a), axis, 0) for a in args]
+    if rev:
+        vals = [v[::-1] for v in vals]
+    n = vals[0].shape[0]
+    d = 1
+    while d < n:
+        out = yield from run_region(p, blocks, frame, [v[:-d] for v in vals] + [v[d:] for v in vals])
+        vals = [np.concatenate([v[:d], np.asarray(o, dtype=v.dtype)]) for v, o in zip(vals, out)]
+        d *= 2
+    if rev:
+        vals = [v[::-1] for v in vals]
+    res = tuple(np.moveaxis(v, 0, axis) for v in vals)
+    return res if len(res) > 1 else res[0]
+
+
+def _call_prepare(op, c):
+    from ..attrs import attr
+
+    callee = attr(op, "callee")
+    name = str(callee).lstrip("@").strip('"')
+    if name not in c.functions:
+        raise NotSimulated(f"calls @{name}, which the module does not define")
+    return c.function(name)
+
+
+@implements("tt.call", "func.call", "call", gen=True, prepare=_call_prepare)
+def call(p, st, args, frame):
+    res = yield from call_function(p, st, args)
+    return None if not res else (res[0] if len(res) == 1 else tuple(res))

@@ -1,0 +1,125 @@
+"""``tt.load``, ``tt.store``, ``tt.atomic_rmw``, ``tt.atomic_cas``: each one indivisible action on
+global memory, preceded by a point where another program may run (SPEC.md section 7).
+
+``load`` with a mask reads ``other`` (or 0) where the mask is false and touches no memory there;
+``store`` writes only where the mask is true.  Under ``--reorder`` a load the analysis of
+:mod:`transpiler.sim.reorder` marks may, by the schedule's coin, read the memory as it was when
+the program reached the wait it may be hoisted above."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..attrs import attr_value
+from ..dtypes import dtype_of, pointee
+from ..errors import NotSimulated
+from . import implements
+
+RMW = {1: np.bitwise_and, 2: np.bitwise_or, 3: np.bitwise_xor, 4: np.add, 5: np.add, 6: np.maximum,
+       7: np.minimum, 8: np.maximum, 9: np.minimum, 10: None}
+UNSIGNED_RMW = (8, 9)
+
+
+def _element_dtype(op, index=0):
+    t = pointee(op.operand_types[index])
+    from ...ir.types import RankedTensorType
+
+    if isinstance(t, RankedTensorType):
+        raise NotSimulated("through a block pointer (!tt.ptr<tensor<...>>) is not simulated")
+    return dtype_of(t)
+
+
+class MemOp:
+    """Static data of a memory op: element dtype, the op, its reorder wait (loads)."""
+
+    __slots__ = ("dtype", "op", "wait", "rmw")
+
+    def __init__(self, op, c, rmw=None):
+        self.dtype = _element_dtype(op)
+        self.op = op
+        self.wait = c.reorder_wait(op) if op.name == "tt.load" else None
+        self.rmw = rmw
+
+
+def _scalar(values, ptr):
+    return values[()] if np.ndim(ptr.addr) == 0 else values
+
+
+@implements("tt.load", gen=True, prepare=lambda op, c: MemOp(op, c))
+def load(p, st, args, frame):
+    yield
+    ptr = args[0]
+    mask = args[1] if len(args) > 1 else None
+    other = args[2] if len(args) > 2 else None
+    run = p.run
+    mem = run.memory
+    if st.wait is not None and run.reorder:
+        snap = p.snapshots.get(id(st.wait))
+        if snap is not None and run.rng.random() < 0.5:
+            return _scalar(mem.load_from(snap, ptr, st.dtype, mask, other), ptr)
+    return _scalar(mem.load(ptr, st.dtype, mask, other), ptr)
+
+
+@implements("tt.store", gen=True, prepare=lambda op, c: MemOp(op, c))
+def store(p, st, args, frame):
+    yield
+    mem = p.run.memory
+    if mem.writers is not None:
+        mem.writer = p.run.op_key(st.op)
+    mem.store(args[0], st.dtype, args[1], args[2] if len(args) > 2 else None)
+
+
+def _rmw_prepare(op, c):
+    code = attr_value(op, "atomic_rmw_op")
+    if code not in RMW:
+        raise NotSimulated(f"atomic_rmw_op {code} is not simulated")
+    return MemOp(op, c, code)
+
+
+@implements("tt.atomic_rmw", gen=True, prepare=_rmw_prepare)
+def atomic_rmw(p, st, args, frame):
+    """Old values returned; lanes of one op that hit the same address combine in lane order."""
+    yield
+    mem = p.run.memory
+    ptr, val = args[0], args[1]
+    mask = args[2] if len(args) > 2 else None
+    dtype = st.dtype
+    idx = mem.indices(ptr, dtype.itemsize, mask, "atomic")
+    view = mem.view(dtype)
+    old = view[idx]
+    live = np.ones(np.shape(idx), bool) if mask is None else np.broadcast_to(mask, np.shape(idx))
+    flat_idx = np.ravel(idx)[np.ravel(live)]
+    v = np.ravel(np.broadcast_to(np.asarray(val, dtype=dtype), np.shape(idx)))[np.ravel(live)]
+    if mem.writers is not None:
+        mem.writer = p.run.op_key(st.op)
+    f = RMW[st.rmw]
+    if f is None:
+        view[flat_idx] = v
+    elif st.rmw in UNSIGNED_RMW:
+        u = view.view(np.dtype(f"u{dtype.itemsize}"))
+        f.at(u, flat_idx, v.astype(u.dtype))
+    else:
+        f.at(view, flat_idx, v)
+    mem._wrote(flat_idx, dtype.itemsize)
+    mem.version += 1
+    if mask is not None:
+        old = np.where(mask, old, np.zeros_like(old))
+    return old[()] if np.ndim(ptr.addr) == 0 else old
+
+
+@implements("tt.atomic_cas", gen=True, prepare=lambda op, c: MemOp(op, c))
+def atomic_cas(p, st, args, frame):
+    yield
+    mem = p.run.memory
+    ptr, cmp, val = args
+    dtype = st.dtype
+    idx = mem.indices(ptr, dtype.itemsize, None, "atomic")
+    view = mem.view(dtype)
+    old = view[idx].copy() if np.ndim(idx) else view[int(idx)]
+    hit = old == cmp
+    if np.ndim(idx):
+        view[idx[hit]] = np.broadcast_to(np.asarray(val, dtype=dtype), idx.shape)[hit]
+    elif hit:
+        view[int(idx)] = val
+    mem.version += 1
+    return old

@@ -1,0 +1,198 @@
+"""A run as data (SPEC.md section 7, ``--plan`` and the Python API).
+
+    Plan(ranks=4,
+         buffers={"x": "random(1024, f32)", "sig": "zeros(64, i32)", "out": "zeros(4096, f32)"},
+         steps=[[Launch(ranks=[0, 1, 2, 3], module=text, function="allgather_push_kernel", grid=(4,),
+                        args={"local_ptr": "x", "signal_ptr": "sig", "out_ptr": "out", "n_per_rank": 1024})]])
+
+* ``buffers``: name -> VALUE, allocated in the order given, at the same offset in every heap:
+  ``zeros(N, T)``, ``ones(N, T)``, ``arange(N, T)``, ``full(N, V, T)``, ``random(N, T)``
+  (``numpy.random.default_rng(seed)``: floats uniform in [0, 1), integers in [0, 100)),
+  ``rank(N, T)`` (every element the rank's number), ``FILE.npy`` (``{rank}``: one file per rank),
+  a numpy array (every rank the same) or a list of arrays (one per rank).
+* a step is a list of actions: :class:`Launch` (module text or parsed module, function, grid,
+  arguments) and :class:`Fill` (host writes of buffers); the actions that name a rank run on it
+  in the order written.
+* a launch argument is a buffer name (a pointer to it), a number, ``"rank"`` or a list with one
+  value per rank of the launch.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import attrs
+import numpy as np
+
+from .dtypes import dtype_named
+from .errors import UsageError
+
+
+@attrs.define
+class Launch:
+    """A launch on ``ranks`` of ``function`` of ``module`` (TTIR text, lowered text, or a module
+    parsed by :func:`transpiler.parser.parse_module`) over ``grid`` programs with ``args``
+    (argument SSA name without ``%``, or ``#i``, -> value).  ``filename`` names text in diagnostics."""
+
+    ranks: Sequence[int]
+    module: Any
+    function: Optional[str] = None
+    grid: Sequence[int] = (1,)
+    args: Dict[str, Any] = attrs.Factory(dict)
+    filename: str = "<kernel>"
+
+
+@attrs.define
+class Fill:
+    """Host writes on ``ranks``: buffer name -> VALUE (as for ``Plan.buffers``; the element type
+    may be left out: the buffer's)."""
+
+    ranks: Sequence[int]
+    values: Dict[str, Any]
+
+
+@attrs.define
+class Plan:
+    """``ranks`` ranks, ``teams`` ``[(start, stride, size)]`` (handle k + 1 for entry k),
+    ``buffers`` name -> VALUE, ``steps``: lists of :class:`Launch` / :class:`Fill`."""
+
+    ranks: int
+    buffers: Dict[str, Any] = attrs.Factory(dict)
+    steps: List[List[Union[Launch, Fill]]] = attrs.Factory(list)
+    teams: List[Tuple[int, int, int]] = attrs.Factory(list)
+    base_dir: str = "."
+
+
+_CALL = re.compile(r"\s*(zeros|ones|arange|full|random|rank)\s*\((.*)\)\s*\Z")
+
+
+@attrs.frozen
+class BufferValue:
+    """A parsed VALUE: ``kind`` (zeros, ones, arange, full, random, rank, npy, array), element
+    count ``n``, ``dtype``, ``fill`` (for ``full``), ``path`` (``npy``) or ``arrays`` (per rank)."""
+
+    kind: str
+    n: int
+    dtype: np.dtype
+    fill: float = 0
+    path: str = ""
+    arrays: Optional[tuple] = None
+
+    def materialize(self, rank: int, rng: np.random.Generator) -> np.ndarray:
+        """Rank ``rank``'s array (``rng`` draws ``random``)."""
+        d = self.dtype
+        if self.kind == "zeros":
+            return np.zeros(self.n, d)
+        if self.kind == "ones":
+            return np.ones(self.n, d)
+        if self.kind == "arange":
+            return np.arange(self.n).astype(d)
+        if self.kind == "full":
+            return np.full(self.n, self.fill).astype(d)
+        if self.kind == "rank":
+            return np.full(self.n, rank).astype(d)
+        if self.kind == "random":
+            if d.kind in "iu":
+                return rng.integers(0, 100, self.n).astype(d)
+            return rng.random(self.n).astype(d)
+        arrays = self.arrays if self.arrays is not None else (np.load(self.path.replace("{rank}", str(rank))),)
+        return np.ascontiguousarray(arrays[rank] if len(arrays) > 1 else arrays[0])
+
+
+def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ranks: int = 1) -> BufferValue:
+    """A VALUE as a :class:`BufferValue`; ``dtype`` is the element type when the text has none.
+
+    Raises:
+        UsageError: a malformed VALUE, a missing element type, a file that cannot be read.
+    """
+    if isinstance(value, BufferValue):
+        return value
+    if isinstance(value, np.ndarray):
+        return BufferValue("array", value.size, value.dtype, arrays=(value.ravel(),))
+    if isinstance(value, (list, tuple)) and value and all(isinstance(a, np.ndarray) for a in value):
+        if len(value) != ranks:
+            raise UsageError(f"{len(value)} arrays given for {ranks} ranks")
+        sizes = {a.nbytes for a in value}
+        if len(sizes) != 1:
+            raise UsageError("every rank's copy of a buffer must have the same size in bytes")
+        return BufferValue("array", value[0].size, value[0].dtype, arrays=tuple(a.ravel() for a in value))
+    if not isinstance(value, str):
+        raise UsageError(f"a buffer value must be text such as 'zeros(16, i32)' or numpy arrays, not {value!r}")
+    text = value.strip()
+    if text.endswith(".npy"):
+        path = text if os.path.isabs(text) else os.path.join(base_dir, text)
+        try:
+            first = np.load(path.replace("{rank}", "0"))
+            sizes = {np.load(path.replace("{rank}", str(r))).nbytes for r in range(ranks)} if "{rank}" in path else {first.nbytes}
+        except (OSError, ValueError) as e:
+            raise UsageError(f"cannot read {path}: {e}") from None
+        if len(sizes) != 1:
+            raise UsageError(f"{text}: every rank's copy of a buffer must have the same size in bytes")
+        return BufferValue("npy", first.size, first.dtype, path=path)
+    m = _CALL.match(text)
+    if m is None:
+        raise UsageError(f"'{text}' is not a buffer value (zeros(N), ones(N), arange(N), full(N,V), random(N), "
+                         f"rank(N), FILE.npy, each with an element type as last argument in a plan)")
+    kind, inner = m.group(1), [s.strip() for s in m.group(2).split(",") if s.strip()]
+    want = 2 if kind == "full" else 1
+    if len(inner) == want + 1:
+        try:
+            dtype = dtype_named(inner[-1])
+        except ValueError as e:
+            raise UsageError(f"'{text}': {e}") from None
+        inner = inner[:-1]
+    if len(inner) != want:
+        raise UsageError(f"'{text}': {kind} takes {want} number{'s' if want > 1 else ''} and an element type")
+    if dtype is None:
+        raise UsageError(f"'{text}' needs its element type as last argument, e.g. {kind}({', '.join(inner)}, f32)")
+    try:
+        n = int(inner[0])
+        fill = float(inner[1]) if kind == "full" else 0
+    except ValueError:
+        raise UsageError(f"'{text}': not a number") from None
+    if n < 0:
+        raise UsageError(f"'{text}': a negative element count")
+    return BufferValue(kind, n, np.dtype(dtype), fill=fill)
+
+
+def load_plan(path: str) -> Plan:
+    """A plan from its JSON file (SPEC.md section 7, ``--plan``); kernels relative to the file.
+
+    Raises:
+        UsageError: unreadable or malformed JSON, a missing key, a kernel that cannot be read.
+    """
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise UsageError(f"cannot read the plan {path}: {e}") from None
+    base = os.path.dirname(os.path.abspath(path))
+    if not isinstance(data, dict) or not isinstance(data.get("ranks"), int):
+        raise UsageError(f"{path}: a plan is an object with 'ranks' (a number), 'buffers' and 'steps'")
+    steps = []
+    texts: Dict[str, str] = {}
+    for s, step in enumerate(data.get("steps", [])):
+        actions = []
+        for a in step:
+            if not isinstance(a, dict) or "ranks" not in a:
+                raise UsageError(f"{path}: step {s}: every action names its 'ranks'")
+            if "fill" in a:
+                actions.append(Fill(a["ranks"], a["fill"]))
+                continue
+            if "kernel" not in a:
+                raise UsageError(f"{path}: step {s}: an action is a launch ('kernel') or a fill ('fill')")
+            kernel = os.path.join(base, a["kernel"])
+            if kernel not in texts:
+                try:
+                    with open(kernel, encoding="utf-8") as f:
+                        texts[kernel] = f.read()
+                except OSError as e:
+                    raise UsageError(f"cannot read the kernel {kernel}: {e.strerror}") from None
+            actions.append(Launch(a["ranks"], texts[kernel], a.get("function"), a.get("grid", [1]),
+                                  a.get("args", {}), filename=kernel))
+        steps.append(actions)
+    teams = [tuple(t) for t in data.get("teams", [])]
+    return Plan(data["ranks"], data.get("buffers", {}), steps, teams, base)

@@ -1,0 +1,241 @@
+"""Running a :class:`~transpiler.sim.plan.Plan`: inputs made once, one run per schedule, results
+compared across schedules (a schedule-dependent result is a finding, SPEC.md section 7)."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Dict, List, Optional, Tuple
+
+import attrs
+import numpy as np
+
+from ..diagnostics import DiagnosticError
+from .dtypes import dtype_of, is_pointer, wrap_int
+from .errors import SCHEDULE, Finding, UsageError, op_note
+from .interp import Compiler
+from .library.binding import DeviceLibrary
+from .memory import Memory
+from .plan import Fill, Launch, Plan, parse_value
+from .scheduler import ActiveLaunch, Run, run_step
+
+
+@attrs.define
+class SimResult:
+    """``buffers[r][name]``: rank r's copy of each buffer after the run of the first schedule
+    (numpy arrays of the buffer's dtype); ``ops``: ops executed in it; ``seeds``: the schedules."""
+
+    buffers: List[Dict[str, np.ndarray]]
+    ops: int
+    seeds: List[int]
+    run: Optional[Run] = None
+
+
+@attrs.define
+class _Prepared:
+    plan: Plan
+    layout: List[Tuple[str, int, np.dtype]]
+    initial: Dict[str, List[np.ndarray]]
+    steps: list
+    teams: list
+
+
+def _compiler(cache, launch: Launch, library: DeviceLibrary) -> Compiler:
+    module = launch.module
+    key = module if isinstance(module, str) else id(module)
+    c = cache.get(key)
+    if c is None:
+        if isinstance(module, str):
+            from ..parser import parse_module
+
+            try:
+                module = parse_module(module, launch.filename)
+            except DiagnosticError as e:
+                raise Finding(e.diagnostics[0].message, kind="fault") from None
+        c = cache[key] = Compiler(module, library)
+    return c
+
+
+def prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cache: Optional[dict] = None) -> _Prepared:
+    """Inputs made and launches resolved once for every schedule.
+
+    Raises:
+        UsageError: a malformed plan (unknown buffer, missing argument, rank out of range, ...).
+        NotSimulated / Finding: a kernel that cannot be compiled.
+    """
+    if not isinstance(plan.ranks, int) or plan.ranks < 1:
+        raise UsageError(f"ranks must be a positive number, not {plan.ranks!r}")
+    for t in plan.teams:
+        if len(t) != 3 or any(not 0 <= t[0] + i * t[1] < plan.ranks for i in range(t[2])):
+            raise UsageError(f"team {list(t)} is not a strided subset of the {plan.ranks} ranks")
+    rng = np.random.default_rng(seed)
+    layout, initial = [], {}
+    for name, value in plan.buffers.items():
+        if name == "rank":
+            raise UsageError("no buffer may be named 'rank'")
+        v = parse_value(value, None, plan.base_dir, plan.ranks)
+        arrays = [v.materialize(r, rng) for r in range(plan.ranks)]
+        layout.append((name, arrays[0].nbytes, arrays[0].dtype))
+        initial[name] = arrays
+    cache = {} if cache is None else cache
+    steps = []
+    for step in plan.steps:
+        queues: List[list] = [[] for _ in range(plan.ranks)]
+        for action in step:
+            ranks = list(action.ranks)
+            for r in ranks:
+                if not isinstance(r, int) or not 0 <= r < plan.ranks:
+                    raise UsageError(f"rank {r!r} is not one of the {plan.ranks} ranks")
+            if isinstance(action, Fill):
+                fills = {}
+                for name, value in action.values.items():
+                    if name not in initial:
+                        raise UsageError(f"fill of an unknown buffer '{name}'")
+                    v = parse_value(value, initial[name][0].dtype, plan.base_dir, plan.ranks)
+                    fills[name] = {r: v.materialize(r, rng) for r in ranks}
+                    if any(a.nbytes > initial[name][0].nbytes for a in fills[name].values()):
+                        raise UsageError(f"the fill of '{name}' is larger than the buffer")
+                for r in ranks:
+                    queues[r].append(("fill", {n: f[r] for n, f in fills.items()}))
+                continue
+            c = _compiler(cache, action, library)
+            fn = _function(c, action.function)
+            for i, r in enumerate(ranks):
+                queues[r].append(("launch", fn, tuple(action.grid), _arguments(fn, action.args, i, r, len(ranks), initial),
+                                  sub_blocks if c.uses_sub_blocks else 1))
+        steps.append(queues)
+    return _Prepared(plan, layout, initial, steps, list(plan.teams))
+
+
+def _function(c: Compiler, name: Optional[str]):
+    if name is None:
+        public = c.public_functions()
+        if len(public) != 1:
+            raise UsageError(f"the module has {len(public)} public functions ({', '.join(public)}): name one (--function)")
+        name = public[0]
+    if name not in c.functions:
+        raise UsageError(f"the module has no function @{name} (it has {', '.join(c.functions)})")
+    return c.function(name)
+
+
+def _arguments(fn, given: Dict, index: int, rank: int, n: int, buffers) -> list:
+    values = []
+    names = {a.name.lstrip("%"): i for i, a in enumerate(fn.arguments)}
+    by_position = {}
+    for key, v in given.items():
+        pos = int(key[1:]) if str(key).startswith("#") and str(key)[1:].isdigit() else names.get(key)
+        if pos is None or pos >= len(fn.arguments):
+            raise UsageError(f"@{fn.name} has no argument '{key}' (it has {', '.join(names)})")
+        by_position[pos] = v
+    for i, a in enumerate(fn.arguments):
+        label = a.name.lstrip("%") if a.name else f"#{i}"
+        if i not in by_position:
+            raise UsageError(f"argument '{label}' of @{fn.name} is not given")
+        v = by_position[i]
+        if is_pointer(a.type):
+            if not isinstance(v, str) or v not in buffers:
+                raise UsageError(f"pointer argument '{label}' must name a buffer, not {v!r}")
+            values.append(("buffer", v))
+            continue
+        if isinstance(v, list):
+            if len(v) != n:
+                raise UsageError(f"argument '{label}': {len(v)} values for {n} ranks")
+            v = v[index]
+        if v == "rank":
+            v = rank
+        if isinstance(v, str):
+            raise UsageError(f"scalar argument '{label}' must be a number or 'rank', not {v!r}")
+        dtype = dtype_of(a.type)
+        values.append(("scalar", wrap_int(int(v), dtype) if dtype.kind in "biu" else dtype.type(v)))
+    return values
+
+
+def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_writers: bool = False,
+                 on_progress=None) -> Run:
+    """One run of the prepared plan under schedule ``seed``; the finished :class:`Run`."""
+    memory = Memory(prep.plan.ranks, prep.layout)
+    for name, arrays in prep.initial.items():
+        for r, a in enumerate(arrays):
+            memory.array(name, r)[...] = a
+    if track_writers:
+        memory.track_writers()
+    run = Run(memory, prep.teams, seed, reorder, max_ops, on_progress)
+
+    def start(run, rank, action):
+        if action[0] == "fill":
+            for name, a in action[1].items():
+                memory.array(name, rank)[: a.size] = a.astype(memory.buffers[name].dtype, copy=False)
+            memory.version += 1
+            return None
+        _, fn, grid, args, subs = action
+        resolved = [memory.pointer(v, rank) if kind == "buffer" else v for kind, v in args]
+        return ActiveLaunch(fn, grid, resolved, subs)
+
+    with np.errstate(all="ignore"):
+        for queues in prep.steps:
+            run_step(run, [deque(q) for q in queues], start)
+    return run
+
+
+def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = False, sub_blocks: int = 2,
+             max_ops: int = 10 ** 7, device_library: str = "bundled", on_progress=None) -> SimResult:
+    """Run ``plan`` under ``schedules`` schedules (seeds ``seed``, ``seed + 1``, ...).
+
+    Inputs (``random(...)``) come from ``numpy.random.default_rng(seed)``, the same for every
+    schedule.  Returns the buffers of the first schedule.
+
+    Raises:
+        UsageError: a malformed plan (exit status 2).
+        Finding: deadlock, out-of-bounds access, op not simulated, step limit, or (kind
+            ``schedule-dependent``) a result that differs between two schedules (exit status 1).
+    """
+    library = DeviceLibrary(device_library)
+    prep = prepare(plan, seed, library, sub_blocks)
+    first = None
+    seeds = [seed + k for k in range(schedules)]
+    for s in seeds:
+        run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress)
+        bufs = [run.memory.buffers_of(r) for r in range(plan.ranks)]
+        if first is None:
+            first = (run, bufs)
+            continue
+        diff = first_difference(first[1], bufs)
+        if diff is not None:
+            r, name, i, a, b = diff
+            raise Finding(f"the result depends on the schedule: rank {r}, buffer '{name}', index {i} is {a} under "
+                          f"schedule {seed} and {b} under schedule {s}", kind=SCHEDULE)
+    run, bufs = first
+    return SimResult(bufs, run.ops, seeds, run)
+
+
+def tolerance(dtype: np.dtype) -> float:
+    """The relative and absolute tolerance of float comparisons (SPEC.md section 7: float sums
+    have no fixed order): 1e-2 for 8-bit floats, 4e-3 for 16-bit, 1e-5 for wider."""
+    if dtype.kind not in "fV" and "float" not in dtype.name:
+        return 0.0
+    return {1: 1e-1, 2: 4e-3}.get(dtype.itemsize, 1e-5)
+
+
+def first_difference(a: List[Dict[str, np.ndarray]], b: List[Dict[str, np.ndarray]]):
+    """``(rank, buffer, index, value in a, value in b)`` of the first element that differs
+    (floats beyond :func:`tolerance`, NaN equal to NaN), or None."""
+    for r, (ra, rb) in enumerate(zip(a, b)):
+        for name, x in ra.items():
+            y = rb[name]
+            tol = tolerance(x.dtype)
+            if tol:
+                xf, yf = x.astype(np.float64), y.astype(np.float64)
+                same = np.isclose(xf, yf, rtol=tol, atol=tol, equal_nan=True)
+            else:
+                same = x.view(np.uint8) == y.view(np.uint8) if x.dtype.kind == "V" else x == y
+            if not np.all(same):
+                i = int(np.argmin(same))
+                return r, name, i, x[i], y[i]
+    return None
+
+
+def writer_note(run: Run, rank: int, name: str, index: int, label: str):
+    """A note at the op that last wrote the element (or None when nothing wrote it)."""
+    k = run.memory.last_writer(name, rank, index)
+    if k < 0:
+        return None
+    return op_note(run.op_list[k], f"{label}: the op that last wrote it")

@@ -1,0 +1,91 @@
+"""Translation validation (SPEC.md section 7, ``--check-lowering``): a plan run before and after
+lowering under the same inputs and schedules; the first element that differs is a finding
+naming rank, buffer, index, both values and the op that last wrote it in each run."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Dict, Optional
+
+import attrs
+
+from .errors import DIFFERENCE, Finding
+from .library.binding import DeviceLibrary
+from .plan import Launch, Plan
+from .run import SimResult, first_difference, prepare, run_schedule, simulate, writer_note
+
+
+def lower_plan(plan: Plan, lowered: Optional[Dict[str, str]] = None, device_library: str = "bundled",
+               core_type_fallback: bool = False) -> Plan:
+    """The plan with every launch's module replaced by its lowering (``transpiler.api.lower``,
+    as ``ttd-lower`` with the same options would make it), or by ``lowered[text]`` when given.
+
+    Raises:
+        transpiler.api.LoweringError: a module does not lower.
+    """
+    from ..api import LoweringWarning, lower
+
+    done: Dict[str, str] = dict(lowered or {})
+    steps = []
+    for step in plan.steps:
+        actions = []
+        for a in step:
+            if isinstance(a, Launch):
+                if not isinstance(a.module, str):
+                    raise TypeError("check_lowering needs each launch's module as text")
+                if a.module not in done:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", LoweringWarning)
+                        done[a.module] = lower(a.module, filename=a.filename, device_library=device_library,
+                                               core_type_fallback=core_type_fallback)
+                a = attrs.evolve(a, module=done[a.module], filename=a.filename + " (lowered)")
+            actions.append(a)
+        steps.append(actions)
+    return attrs.evolve(plan, steps=steps)
+
+
+def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed: int = 0, schedules: int = 1,
+                   reorder: bool = False, sub_blocks: int = 2, max_ops: int = 10 ** 7,
+                   device_library: str = "bundled", core_type_fallback: bool = False,
+                   on_progress=None) -> SimResult:
+    """Run ``plan`` before and after lowering under the same inputs and ``schedules`` schedules.
+
+    Returns the after-lowering result of the first schedule.
+
+    Raises:
+        Finding: of kind ``difference`` (notes: the writer of the element in each run), or any
+            finding of either run (a schedule-dependent result included).
+        transpiler.api.LoweringError: the plan's modules do not lower.
+    """
+    after_plan = lower_plan(plan, lowered, device_library, core_type_fallback)
+    kw = dict(seed=seed, schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
+              device_library=device_library, on_progress=on_progress)
+    before = simulate(plan, **kw)
+    after = simulate(after_plan, **kw)
+    library = DeviceLibrary(device_library)
+    for s in before.seeds:
+        b = before if s == seed else None
+        a = after if s == seed else None
+        if b is None:
+            b_run = run_schedule(prepare(plan, seed, library, sub_blocks), s, reorder, max_ops)
+            a_run = run_schedule(prepare(after_plan, seed, library, sub_blocks), s, reorder, max_ops)
+            bb = [b_run.memory.buffers_of(r) for r in range(plan.ranks)]
+            ab = [a_run.memory.buffers_of(r) for r in range(plan.ranks)]
+        else:
+            bb, ab = b.buffers, a.buffers
+        diff = first_difference(bb, ab)
+        if diff is not None:
+            raise _difference(plan, after_plan, diff, s, reorder, max_ops, library, sub_blocks, seed)
+    return after
+
+
+def _difference(plan, after_plan, diff, s, reorder, max_ops, library, sub_blocks, seed) -> Finding:
+    r, name, i, x, y = diff
+    notes = []
+    for p, label in ((plan, "before lowering"), (after_plan, "after lowering")):
+        run = run_schedule(prepare(p, seed, library, sub_blocks), s, reorder, max_ops, track_writers=True)
+        note = writer_note(run, r, name, i, label)
+        if note is not None:
+            notes.append(note)
+    return Finding(f"the lowering changes the result: rank {r}, buffer '{name}', index {i} is {x} before lowering "
+                   f"and {y} after (schedule {s})", notes=notes, kind=DIFFERENCE)
