@@ -13,7 +13,8 @@ It is what ``triton_dist.language`` is to a Triton-distributed build: the ``dl.*
 ...     tl.store(ptr, dl.rank())
 >>> ttir = dl.compile_ttir(kernel, dl.Pointer("int32"))      # doctest: +SKIP
 
-:func:`install_aliases` lets public files that import ``triton_dist.language`` run unchanged.
+:func:`run` launches a kernel on simulated ranks (``transpiler.sim``, the ``sim`` extra) before and
+after lowering.  :func:`install_aliases` lets public files that import ``triton_dist.language`` run unchanged.
 ``ttd-lower`` itself never imports this package (nor Triton).
 """
 
@@ -22,7 +23,8 @@ from .compile import Pointer, compile_lowered, compile_ttir, specialize
 from .distributed_ops import consume_token, notify, num_ranks, rank, symm_at, wait
 from .extension import sub_vec_id
 from .extern import extern_call
+from .launch import launches, run
 
 __all__ = ["wait", "consume_token", "rank", "num_ranks", "symm_at", "notify", "extern_call", "sub_vec_id",
            "install_aliases", "load_file", "jit_functions", "Pointer", "specialize", "compile_ttir",
-           "compile_lowered"]
+           "compile_lowered", "launches", "run"]
