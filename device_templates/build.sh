@@ -24,7 +24,7 @@ Compiles device_templates/src/*.cpp with CANN's bisheng into LLVM bitcode.
                     Ascend910B*, Ascend910_93* -> dav-c220; Ascend910D*, Ascend950* -> dav-c310
   --variant V       aic, aiv, mix_aic or mix_aiv (repeatable); default: all four
   --out DIR         output folder (default: $HERE/build)
-  --shmem-home DIR  checkout or install of the aclshmem library (has include/aclshmem.h);
+  --shmem-home DIR  checkout or install of CANN SHMEM (hicann/shmem, has include/shmem.h);
                     default: \$ACLSHMEM_HOME.  Without it the bitcode calls the aclshmem
                     device API as external functions.
   -h, --help        this text
@@ -122,8 +122,10 @@ COMMON_FLAGS=(-x cce -std=c++17 -O2 -emit-llvm -c --cce-aicore-only --cce-auto-s
 
 INCLUDE_FLAGS=()
 if [[ -n "$shmem_home" ]]; then
-  [[ -f "$shmem_home/include/aclshmem.h" ]] ||
-    die "--shmem-home '$shmem_home' has no include/aclshmem.h"
+  # SHMEM's umbrella header is include/shmem.h in every tagged release (it was
+  # aclshmem.h until December 2025).
+  [[ -f "$shmem_home/include/shmem.h" ]] ||
+    die "--shmem-home '$shmem_home' has no include/shmem.h (CANN SHMEM, hicann/shmem)"
   INCLUDE_FLAGS+=(-DTTD_USE_ACLSHMEM_HEADERS -I "$shmem_home/include")
   [[ -d "$shmem_home/src/device" ]] && INCLUDE_FLAGS+=(-I "$shmem_home/src/device")
   # kernel_operator.h (AscendC), which the aclshmem device headers include.

@@ -9,6 +9,8 @@ for the commands it runs.  g++ is required (it is on the machine and in CI).
 
 from __future__ import annotations
 
+import math
+import operator
 import re
 import shutil
 import subprocess
@@ -258,6 +260,41 @@ def test_build_stops_when_bisheng_fails(tmp_path, fake_bisheng):
     assert not _bc_files(tmp_path)
 
 
+def test_build_against_a_shmem_release_layout(tmp_path, fake_bisheng):
+    """--shmem-home takes a SHMEM tree with include/shmem.h (every tagged release; aclshmem.h was
+    renamed in December 2025) and compiles with its headers; a tree with only aclshmem.h is refused."""
+    home = tmp_path / "shmem"
+    (home / "include").mkdir(parents=True)
+    (home / "src" / "device").mkdir(parents=True)
+    (home / "include" / "aclshmem.h").write_text("")
+    env = {"PATH": "/usr/bin:/bin", "BISHENG": str(fake_bisheng)}
+    cmd = ["bash", LIB / "build.sh", "--chip", "Ascend910B1", "--variant", "aiv", "--out", tmp_path / "out",
+           "--shmem-home", home]
+    proc = run(cmd, env=env)
+    assert proc.returncode == 2 and "has no include/shmem.h" in proc.stderr
+    assert not (fake_bisheng.parent / "calls.log").exists()
+    (home / "include" / "shmem.h").write_text("")
+    proc = run(cmd, env=env)
+    assert proc.returncode == 0, proc.stderr
+    calls = (fake_bisheng.parent / "calls.log").read_text().splitlines()
+    assert len(calls) == len(SOURCES)
+    for call in calls:
+        args = call.split()
+        assert "-DTTD_USE_ACLSHMEM_HEADERS" in args
+        assert str(home / "include") in args and str(home / "src" / "device") in args
+
+
+def test_api_header_includes_the_shmem_umbrella_header():
+    """With the real headers the sources include SHMEM's shmem.h, and without them they declare
+    the byte-wise RMA functions the wrappers call (not the typed ones SHMEM renamed)."""
+    text = (LIB / "include" / "ttd_aclshmem" / "aclshmem_api.h").read_text()
+    assert '#include "shmem.h"' in text and '#include "aclshmem.h"' not in text
+    for fn in ("aclshmem_getmem", "aclshmem_putmem", "aclshmem_getmem_nbi", "aclshmem_putmem_nbi",
+               "aclshmem_putmem_signal", "aclshmem_putmem_signal_nbi"):
+        assert re.search(rf"void {fn}\(__gm__ void \*dst, __gm__ void \*src, (uint32_t|size_t) elem_size", text), fn
+    assert not re.search(r"aclshmem_(get|put)_\w+_mem", text)
+
+
 def test_build_rejects_unknown_chip(tmp_path, fake_bisheng):
     env = {"PATH": "/usr/bin:/bin", "BISHENG": str(fake_bisheng)}
     proc = run(["bash", LIB / "build.sh", "--chip", "Ascend310P3", "--out", tmp_path / "out"],
@@ -277,6 +314,17 @@ def _build_selftest(gxx, tmp_path, sources) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in result.stdout.splitlines())
 
 
+def _assert_mutant_fails(gxx, tmp_path, source: str, old: str, new: str, message: str) -> None:
+    """Build the self-test with `old` replaced by `new` in src/<source>; it must fail with message."""
+    mutated = tmp_path / source
+    text = (LIB / "src" / source).read_text()
+    assert old in text
+    mutated.write_text(text.replace(old, new))
+    sources = [s for s in SOURCES if s.name != source] + [mutated]
+    with pytest.raises(AssertionError, match=message):
+        _build_selftest(gxx, tmp_path, sources)
+
+
 @pytest.fixture(scope="module")
 def selftest(gxx, tmp_path_factory) -> dict[str, str]:
     return _build_selftest(gxx, tmp_path_factory.mktemp("selftest"), SOURCES)
@@ -294,10 +342,83 @@ def test_wait_polls_one_cache_line_per_barrier(selftest, case, polled):
     assert selftest[case] == f"token=0 polled={polled}"
 
 
-def test_wait_until_polls_until_the_comparison_holds(selftest):
-    """aclshmem_wait_until_<T> (AscendNPU-IR master's family): a peer bumps the value each poll."""
-    assert selftest["wait_until_int32_ge"] == "value=4 polls=3 first=0"
-    assert selftest["wait_until_float_eq"] == "value=2.5 polls=2"
+# SPEC 7 / CANN SHMEM: a wait polls while the NEGATED comparison holds (ACLSHMEM_CMP_EQ=0 ... LE=5);
+# a code outside 0-5 returns at once without a poll.  Written with Python's IEEE comparisons.
+GOES_ON = {0: operator.ne, 1: operator.eq, 2: operator.le, 3: operator.lt, 4: operator.ge, 5: operator.gt}
+WAIT_CASES = {"up": (1, 4, 1), "down": (6, 4, -1), "eq": (4, 4, 0), "below": (3, 4, 0), "above": (5, 4, 0)}
+NAN_CASES = {"nan_cell": (math.nan, 4, 0), "nan_value": (4, math.nan, 0)}
+CODES = range(-1, 8)
+WAIT_LIMIT = 50  # selftest.cpp kWaitLimit: polls before a wait counts as never ending
+
+
+def expected_wait(start, value, step, cmp) -> str:
+    """The selftest line of a wait whose cell starts at start and gains step on every poll."""
+    if cmp not in GOES_ON:
+        return f"polls=0 value={start:g}"
+    cell, polls = start, 0
+    while polls < WAIT_LIMIT:
+        polls += 1
+        cell += step  # the peer's write lands before the poll's read
+        if not GOES_ON[cmp](cell, value):
+            return f"polls={polls} value={cell:g}"
+    return "stuck"
+
+
+@pytest.mark.parametrize("name", WAIT_UNTIL_TYPES)
+def test_wait_until_follows_shmem_for_every_type(selftest, name):
+    """aclshmem_wait_until_<T>: every code -1..7 on every case, as SHMEM's negated loops give."""
+    cases = dict(WAIT_CASES, **(NAN_CASES if name == "float" else {}))
+    for case, (start, value, step) in cases.items():
+        for cmp in CODES:
+            key = f"wait_until_{name}_cmp{cmp}_{case}"
+            assert selftest[key] == expected_wait(start, value, step, cmp), key
+
+
+def test_wait_until_edge_cases(selftest):
+    """The two rules issue 25 item 8 names, stated outright (not through the model above)."""
+    for name in WAIT_UNTIL_TYPES:
+        for cmp in (-1, 6, 7):  # outside 0-5: back at once, nothing polled
+            assert selftest[f"wait_until_{name}_cmp{cmp}_below"] == "polls=0 value=3"
+    for case in NAN_CASES:  # NaN: GT, GE, LT, LE and NE stop after one poll, EQ never does
+        for cmp in (1, 2, 3, 4, 5):
+            assert selftest[f"wait_until_float_cmp{cmp}_{case}"].startswith("polls=1 ")
+        assert selftest[f"wait_until_float_cmp0_{case}"] == "stuck"
+    assert selftest["wait_until_int32_cmp3_up"] == "polls=3 value=4"  # GE 4 from 1, +1 a poll
+
+
+def test_signal_wait_until_follows_shmem(selftest):
+    """The host emulation's aclshmem_signal_wait_until (behind the forwarding wrapper): the same
+    rule, and it returns the signal as read after the wait."""
+    for case, (start, value, step) in WAIT_CASES.items():
+        for cmp in CODES:
+            key = f"signal_wait_until_cmp{cmp}_{case}"
+            assert selftest[key] == expected_wait(start, value, step, cmp), key
+    assert selftest["signal_wait_until_cmp6_up"] == "polls=0 value=1"
+
+
+SIZEOF = {"half": 2, "float": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "uint8": 1,
+          "uint16": 2, "uint32": 4, "uint64": 8, "char": 1, "bfloat16": 2}
+
+
+def expected_rma(name: str, op: str) -> str:
+    """selftest.cpp run_rma: each count moves exactly that many BYTES (SPEC 5), for every <T>."""
+    sig = 9 if "signal" in op else 0
+    return " ".join(f"{n}:moved={n},rest_zero=1,other_zero=1,sig={sig}"
+                    for n in (0, 1, 5, 3 * SIZEOF[name]))
+
+
+@pytest.mark.parametrize("name", SHMEM_TYPES)
+def test_rma_wrappers_count_bytes_for_every_type(selftest, name):
+    for op in RMA_OPS:
+        assert selftest[f"rma_{name}_{op}"] == expected_rma(name, op), op
+
+
+def test_selftest_catches_an_element_count(gxx, tmp_path):
+    """The RMA check is not vacuous: wrappers that scale the count by sizeof(T) (the old
+    element-wise meaning) move too much, and the emulation stops the run at the first copy that
+    leaves the peer's heap (on hardware, a silent overrun)."""
+    _assert_mutant_fails(gxx, tmp_path, "rma.cpp", "nbytes, pe);", "nbytes * (uint32_t)sizeof(CTYPE), pe);",
+                         "run past its end")
 
 
 def test_consume_token_returns_its_input(selftest):
@@ -317,13 +438,7 @@ def test_symmetric_and_rma_wrappers(selftest):
 
 def test_selftest_catches_a_wrong_wait_stride(gxx, tmp_path):
     """The wait check is not vacuous: with a stride of one element the wait never ends."""
-    mutated = tmp_path / "sync.cpp"
-    text = (LIB / "src" / "sync.cpp").read_text()
-    assert "TTD_SIGNAL_SLOT_STRIDE(T);" in text
-    mutated.write_text(text.replace("TTD_SIGNAL_SLOT_STRIDE(T);", "1;"))
-    sources = [s for s in SOURCES if s.name != "sync.cpp"] + [mutated]
-    with pytest.raises(AssertionError, match="a wait never finished"):
-        _build_selftest(gxx, tmp_path, sources)
+    _assert_mutant_fails(gxx, tmp_path, "sync.cpp", "TTD_SIGNAL_SLOT_STRIDE(T);", "1;", "a wait never finished")
 
 
 def test_generator_is_deterministic(gxx, tmp_path):

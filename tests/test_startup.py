@@ -68,7 +68,8 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path):
     ours = {m: by for m, by in first.items() if by.startswith("transpiler") and not by.startswith("transpiler.parser")}
     assert not ours, f"imported by ttd-lower outside the parser: {ours}"
     assert "rich" not in modules  # only for diagnostics on a terminal
-    assert not {m for m in modules if m.partition(".")[0] in ("triton", "numpy", "torch")}  # frontend/sim only
+    assert not {"numpy", "ml_dtypes", "transpiler.sim", "transpiler.cli.sim"} & modules  # the simulator's (issue 23)
+    assert not {m for m in modules if m.partition(".")[0] in ("triton", "torch")}  # the frontend's (issue 21)
     assert "transpiler.language" not in modules
     # click's translated texts (help, version, option errors) are not looked up (on Python < 3.11 the
     # parser's `regex` imports locale itself)
@@ -89,6 +90,15 @@ def test_a_module_without_distributed_ops_loads_no_lowering(tmp_path):
     assert "transpiler.analysis" not in modules  # the lint has nothing to look at
     assert "transpiler.lowering.link_check" not in modules  # nor the link check (no --symbol-list given)
     assert "transpiler.emit.printer" not in modules  # the output is the input text
+
+
+def test_the_lowering_api_imports_no_numpy():
+    code = ("import sys\nfrom transpiler import lower\nfrom pathlib import Path\n"
+            f"lower(Path({str(KERNEL)!r}).read_text())\n"
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'ml_dtypes') or m.startswith('transpiler.sim'))\n"
+            "print(bad)\nsys.exit(1 if bad else 0)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_the_dialect_table_names_the_modules_of_every_op():

@@ -1,6 +1,7 @@
 // Collective and point-to-point synchronisation: barriers, quiet/fence,
 // signals, and the aclshmem_wait_<T> family that distributed.wait lowers to.
 #include "ttd_aclshmem/templates.h"
+#include "ttd_aclshmem/wait.h"
 
 // ---- barriers, quiet, fence: forwarded as they are ------------------------
 
@@ -31,7 +32,9 @@ TTD_WRAPPER void _mlir_ciface_aclshmemx_signal_op(TTD_PTR_MEMREF(int32_t) *sig_a
 }
 
 // Blocks until *sig_addr <cmp> cmp_val (ACLSHMEM_CMP_EQ=0 ... ACLSHMEM_CMP_LE=5)
-// and returns the value that satisfied it.
+// and returns *sig_addr as read after the wait.  SHMEM spins while the negated
+// comparison holds and returns at once for a code outside 0-5 (the same rule
+// as ttd_wait_until in ttd_aclshmem/wait.h).
 TTD_WRAPPER int32_t _mlir_ciface_aclshmem_signal_wait_until(TTD_PTR_MEMREF(int32_t) *sig_addr,
                                                             int32_t cmp, int32_t cmp_val) {
   return aclshmem_signal_wait_until(ttd_memref_data(sig_addr), cmp, cmp_val);
@@ -39,25 +42,21 @@ TTD_WRAPPER int32_t _mlir_ciface_aclshmem_signal_wait_until(TTD_PTR_MEMREF(int32
 
 // ---- distributed.wait ------------------------------------------------------
 
-// Spins until each of the num_barriers barriers equals wait_value.  Barrier i
-// sits at element i * 64 / sizeof(T) of the barrier array: one 64-byte cache
-// line per barrier, because the NPU does not keep concurrent writes to one
-// line coherent (seed 002 section 4.2).  Each round first invalidates the
-// line, then reads it: the wait is a local spin with no hardware blocking and
-// relies on dropping the cached copy every time (seed 002 section 6.3).  It
-// only reads, so many waiters may watch one barrier.
+// Spins until each of the num_barriers barriers equals wait_value, in order.
+// Barrier i sits at element i * 64 / sizeof(T) of the barrier array: one
+// 64-byte cache line per barrier, because the NPU does not keep concurrent
+// writes to one line coherent (seed 002 section 4.2).  Each barrier is an
+// ACLSHMEM_CMP_EQ wait (ttd_wait_until: invalidate, then read, until equal;
+// seed 002 section 6.3), as AscendNPU-IR's ACLSHMEM_WAIT_WRAPPER calls
+// aclshmem_<T>_wait_until(ptr, 0, waitVal).  It only reads, so many waiters
+// may watch one barrier.  num_barriers stays int32_t (SPEC 5: the link check
+// widens it for the releases, which take int64_t).
 template <typename T>
 TTD_DEVICE_INLINE int32_t ttd_wait_barriers(__gm__ T *barriers, int32_t num_barriers,
                                             T wait_value) {
   const int64_t stride = TTD_SIGNAL_SLOT_STRIDE(T);
-  for (int32_t i = 0; i < num_barriers; ++i) {
-    __gm__ T *slot = barriers + i * stride;
-    do {
-      dcci_cacheline((__gm__ uint8_t *)slot);
-    } while (*(__gm__ volatile T *)slot != wait_value);
-  }
-  // Later loads of the data the barriers guard must not move above the spin.
-  TTD_COMPILER_BARRIER();
+  for (int32_t i = 0; i < num_barriers; ++i)
+    ttd_wait_until<T>(barriers + i * stride, ACLSHMEM_CMP_EQ, wait_value);
   return 0;  // the token: only a data dependency for consume_token
 }
 
@@ -73,31 +72,11 @@ TTD_FOR_EACH_WAIT_TYPE(ACLSHMEM_WAIT_WRAPPER)
 
 // ---- aclshmem_wait_until_<T> -----------------------------------------------
 
-// True when v <cmp> value (ACLSHMEM_CMP_EQ=0, NE, GT, GE, LT, LE=5).
-template <typename T>
-TTD_DEVICE_INLINE bool ttd_compare(T v, int32_t cmp, T value) {
-  switch (cmp) {
-    case ACLSHMEM_CMP_EQ: return v == value;
-    case ACLSHMEM_CMP_NE: return v != value;
-    case ACLSHMEM_CMP_GT: return v > value;
-    case ACLSHMEM_CMP_GE: return v >= value;
-    case ACLSHMEM_CMP_LT: return v < value;
-    default: return v <= value;
-  }
-}
-
-// Blocks until *ivar <cmp> cmp_value, as the library's aclshmem_<T>_wait_until
-// does: the same invalidate-then-read spin as the wait above, on one element.
-// AscendNPU-IR master's Shmem.cpp has this family (ACLSHMEM_WAIT_UNTIL_WRAPPER).
-template <typename T>
-TTD_DEVICE_INLINE void ttd_wait_until(__gm__ T *ivar, int32_t cmp, T cmp_value) {
-  for (;;) {
-    dcci_cacheline((__gm__ uint8_t *)ivar);
-    if (ttd_compare<T>(*(__gm__ volatile T *)ivar, cmp, cmp_value)) break;
-  }
-  TTD_COMPILER_BARRIER();
-}
-
+// Blocks until *ivar <cmp> cmp_value, as SHMEM's aclshmem_<T>_wait_until
+// does (which AscendNPU-IR's ACLSHMEM_WAIT_UNTIL_WRAPPER calls, in v1.2.0,
+// v1.2.0-post and master): poll while the negated comparison holds, so a NaN
+// under GT/GE/LT/LE, or a code outside 0-5, returns at once
+// (ttd_aclshmem/wait.h).
 // void _mlir_ciface_aclshmem_wait_until_<NAME>(ivar, cmp, cmp_value)
 #define ACLSHMEM_WAIT_UNTIL_WRAPPER(NAME, CTYPE)                                    \
   TTD_WRAPPER void _mlir_ciface_aclshmem_wait_until_##NAME(                         \

@@ -162,10 +162,14 @@ module {
 
 // -----
 
-// Two ops on one line, and a region on one line.
+// Two ops on one line, and a region on one line: each custom op on a line of its own (SPEC.md
+// section 2.6), the ops around it on lines of their own.
 // CHECK-LABEL: tt.func @one_line
-// CHECK: %c0 = arith.constant 0 : i32 %r = hivm.hir.custom {{.*}}"dist.aclshmem_my_pe" -> i32
-// CHECK: scf.if %b { %n = hivm.hir.custom {{.*}}"dist.aclshmem_n_pes" -> i32 }
+// CHECK: %c0 = arith.constant 0 : i32{{$}}
+// CHECK-NEXT: %r = hivm.hir.custom {{.*}}"dist.aclshmem_my_pe" -> i32{{$}}
+// CHECK-NEXT: scf.if %b {{{$}}
+// CHECK-NEXT: %n = hivm.hir.custom {{.*}}"dist.aclshmem_n_pes" -> i32{{$}}
+// CHECK-NEXT: }
 module {
   tt.func @one_line(%b: i1) {
     %c0 = arith.constant 0 : i32 %r = distributed.get_rank %c0 : i32

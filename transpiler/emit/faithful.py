@@ -3,7 +3,11 @@
 Unchanged text (ops, comments, blank lines, aliases, locations) is copied byte for byte; a
 source op that a rewrite erased loses its line; ops created by a rewrite are printed in
 canonical form (:mod:`transpiler.emit.printer`) where the source op they were made for stood,
-one per line, at its indentation (SPEC.md section 3, DESIGN.md "the fast, faithful path").
+one per line, at its indentation (SPEC.md section 3, DESIGN.md "the fast, faithful path").  A
+source op that shared its line with other ops (``%r = distributed.get_rank %n : i32 tt.return``)
+gives new ops on lines of their own: the ops before and after it go to lines of their own, at
+the same indentation (SPEC.md section 2.6: each custom op on one line, which the downstream
+checks read line by line).
 
 A module without edits comes out as its input text, untouched.
 """
@@ -25,6 +29,9 @@ class _Splicer:
         self.out: List[str] = []
         self.cursor = 0
         self.erased = sorted(module.erased)
+        # (offset, line break and indentation): where the text after a replaced op resumes,
+        # and what goes before it when another op follows on that line
+        self.line_rest: Optional[Tuple[int, str]] = None
         self.with_locations = with_locations
         self.printer = None  # transpiler.emit.printer, imported for the first new op
 
@@ -32,6 +39,8 @@ class _Splicer:
     def copy_to(self, pos: int) -> None:
         """Copy source text up to ``pos``, dropping the lines of erased ops with no replacement."""
         text = self.text
+        if self.line_rest is not None:
+            self._break_line_rest()
         i = bisect.bisect_left(self.erased, (self.cursor, -1))
         while i < len(self.erased) and self.erased[i][1] <= pos:
             start, end = self.erased[i]
@@ -45,6 +54,35 @@ class _Splicer:
         if pos > self.cursor:
             self.out.append(text[self.cursor : pos])
             self.cursor = pos
+
+    def _break_line_rest(self) -> None:
+        """After a replaced op: when an op (not a comment, not the line's end) follows it on
+        its line, that op begins a line of its own."""
+        at, line_break = self.line_rest
+        self.line_rest = None
+        if self.cursor != at:
+            return
+        text = self.text
+        q = at
+        while q < len(text) and text[q] in " \t":
+            q += 1
+        if q < len(text) and text[q] not in "\r\n" and not text.startswith("//", q):
+            self.out.append(line_break)
+            self.cursor = q
+
+    def _break_line_before(self, line_break: str) -> None:
+        """Before a new op: when the output's last line holds an op already, the new op begins
+        a line of its own (no blanks left at the end of the line before)."""
+        for piece in reversed(self.out):
+            nl = max(piece.rfind("\n"), piece.rfind("\r"))  # a CR alone ends a line too
+            if piece[nl + 1:].strip(" \t"):
+                while not self.out[-1].strip(" \t"):
+                    self.out.pop()  # blanks only
+                self.out[-1] = self.out[-1].rstrip(" \t")
+                self.out.append(line_break)
+                return
+            if nl >= 0:
+                return
 
     def indent_of(self, offset: int) -> str:
         """The leading blanks of the line holding ``offset`` (an op may not start its line)."""
@@ -112,9 +150,11 @@ class _Splicer:
         text = self.print_new(op, newline, indent)
         if self.cursor <= origin[0]:
             self.copy_to(origin[0])
+            self._break_line_before(newline + indent)
             self.out.append(text)
             if origin in self.module.erased:
                 self.cursor = origin[1]
+                self.line_rest = (origin[1], newline + indent)
             else:
                 self.out.append(newline + indent)
         else:

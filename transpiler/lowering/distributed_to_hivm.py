@@ -92,6 +92,7 @@ class LowerDistributedOp(RewritePattern):
             _check_wrapper_abi(op)
             for t in op.result_types:
                 _check_result_type(t)
+            _check_result_order(op.result_types)
             widths = self._abi_widths(symbol, in_types, op.result_types)
         except (naming.Unlowerable, ct.CoreTypeError, AbiMismatch) as e:
             raise DiagnosticError([op_error(op, _describe(e, op))]) from None
@@ -178,6 +179,22 @@ def _check_result_type(t) -> None:
                                  f"static ones")
     if str(t).startswith(("tensor<*", "tensor<?")) and not isinstance(t, RankedTensorType):
         raise naming.Unlowerable(f"result type {t} is an unranked tensor: it has no tensor.empty destination")
+
+
+def _check_result_order(result_types) -> None:
+    """The tensor results come first: ``hivm.hir.custom`` ties ``outs[i]`` to result ``i``
+    (destination-passing style; bishengir-opt's verifier wants as many tensor results as
+    ``outs`` tensors, each of its destination's type), and its results keep the source op's
+    order (SPEC.md section 2.5), whose uses (``%r#0``) pass through as written."""
+    scalar = next((i for i, t in enumerate(result_types) if not isinstance(t, RankedTensorType)), None)
+    if scalar is None:
+        return
+    for i in range(scalar + 1, len(result_types)):
+        if isinstance(result_types[i], RankedTensorType):
+            raise naming.Unlowerable(
+                f"result #{i} ({result_types[i]}) follows the non-tensor result #{scalar} ({result_types[scalar]}): "
+                f"hivm.hir.custom ties its i-th outs destination to its i-th result, so its tensor results "
+                f"must come first; put the tensor results of the extern_call before the others")
 
 
 def _symbol(op: Operation) -> str:

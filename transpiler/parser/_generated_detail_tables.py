@@ -12,7 +12,7 @@ they are tried, {regex terminal: {text: string terminal}} of the keyword handlin
 ``STATE_LEXER[state]``: the lexer of a parser state; ``ROOT_LEXER``: all terminals.
 """
 
-GRAMMAR_SHA256 = '27c4170a5b6d2685e6997eb0fd153ad5d1153e6dcf9ccf92509f0936e00e4c90'
+GRAMMAR_SHA256 = '9b1bdd5b8191248ec7922f10c5f6bee91014880b524d7a8a429bfcf7389f03ea'
 STARTS = {'custom_body': (0, 34), 'generic_body': (1, 36), 'type': (2, 46), 'attribute': (3, 58), 'location': (4, 61), 'block_label': (5, 63), 'alias_definition': (6, 66)}
 IGNORE = ('__IGNORE_0', '__IGNORE_1')
 TERMINALS = (
@@ -24,7 +24,7 @@ TERMINALS = (
     ('COLON', ':', 0, False, 'COLON'),
     ('COMMA', ',', 0, False, 'COMMA'),
     ('DIALECT_TYPE', '!(?!tt\\.ptr<)[\\w$.]+(?:<(?:->|[^<>"]|"(?:[^"\\\\\n]|\\\\.)*"|<(?:->|[^<>"]|"(?:[^"\\\\\n]|\\\\.)*"|<(?:->|[^<>"]|"(?:[^"\\\\\n]|\\\\.)*"|<(?:->|[^<>"]|"(?:[^"\\\\\n]|\\\\.)*")*>)*>)*>)*>)?', 0, True, 'DIALECT_TYPE'),
-    ('DIMS', '(?:(?:[0-9]+|\\?)x)+', 0, False, 'DIMS'),
+    ('DIMS', '(?:(?:[0-9]+|\\?)[ \t\r\n]*x[ \t\r\n]*)+', 0, True, 'DIMS'),
     ('EQUAL', '=', 0, False, 'EQUAL'),
     ('FLOAT', '[-+]?[0-9]+\\.[0-9]*(?:[eE][-+]?[0-9]+)?', 2, False, 'FLOAT'),
     ('FLOAT_TYPE', '(?:bf16|f16|f32|f64|f80|f128|tf32|f8E[0-9A-Za-z]+|f6E[0-9A-Za-z]+|f4E[0-9A-Za-z]+)(?![\\w$.])', 2, False, 'FLOAT_TYPE'),
@@ -60,7 +60,7 @@ TERMINALS = (
 )
 ROOT_LEXER = 0
 LEXERS = (
-    (('LOC', 'TYPE', 'ATTR', 'FLOAT_TYPE', 'FLOAT', 'INT_TYPE', 'DIALECT_TYPE', 'ANGLE', 'SYMBOL_REF', 'INTEGER', 'VALUE_USE', 'DIMS', 'STRING', 'BARE_ID', 'CARET_ID', '__IGNORE_1', '__IGNORE_0', '__ANON_0', 'ARROW', 'PROP_CLOSE', 'PROP_OPEN', 'COLON', 'COMMA', 'EQUAL', 'LBRACE', 'LESSTHAN', 'LPAR', 'LSQB', 'MORETHAN', 'PLUS', 'QMARK', 'RBRACE', 'REGION_SLOT', 'RPAR', 'RSQB', 'STAR'), {'BARE_ID': {'tensor': 'TENSOR', 'vector': 'VECTOR', 'index': 'INDEX', 'none': 'NONE', 'x': 'X'}}),
+    (('LOC', 'TYPE', 'ATTR', 'FLOAT_TYPE', 'FLOAT', 'INT_TYPE', 'DIALECT_TYPE', 'ANGLE', 'SYMBOL_REF', 'DIMS', 'INTEGER', 'VALUE_USE', 'STRING', 'BARE_ID', 'CARET_ID', '__IGNORE_1', '__IGNORE_0', '__ANON_0', 'ARROW', 'PROP_CLOSE', 'PROP_OPEN', 'COLON', 'COMMA', 'EQUAL', 'LBRACE', 'LESSTHAN', 'LPAR', 'LSQB', 'MORETHAN', 'PLUS', 'QMARK', 'RBRACE', 'REGION_SLOT', 'RPAR', 'RSQB', 'STAR'), {'BARE_ID': {'tensor': 'TENSOR', 'vector': 'VECTOR', 'index': 'INDEX', 'none': 'NONE', 'x': 'X'}}),
     (('LOC', 'TYPE', 'ATTR', 'FLOAT', 'ANGLE', 'SYMBOL_REF', 'INTEGER', 'VALUE_USE', 'STRING', 'BARE_ID', 'CARET_ID', '__IGNORE_1', '__IGNORE_0', 'ARROW', 'COLON', 'COMMA', 'EQUAL', 'LBRACE', 'LPAR', 'LSQB', 'PLUS', 'QMARK', 'REGION_SLOT', 'RPAR', 'RSQB', 'STAR'), {}),
     (('__IGNORE_1', '__IGNORE_0', 'LPAR'), {}),
     (('FLOAT_TYPE', 'INT_TYPE', 'DIALECT_TYPE', '__IGNORE_1', '__IGNORE_0', '__ANON_0', 'TENSOR', 'VECTOR', 'INDEX', 'NONE', 'LPAR'), {}),

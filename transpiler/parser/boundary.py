@@ -17,7 +17,11 @@ in detail, so it answers the same question from the tokens around a line break (
   outside its ``(...)`` region list; otherwise it opens an attribute dictionary;
 * at bracket depth zero, ``%x = op``, ``"op"(`` (not as the first token: a callee) and a
   ``distributed.``/``tt.dot`` name begin a new op even on the same line, so that no op the
-  lowering must see hides in another op's text.
+  lowering must see hides in another op's text;
+* an op whose syntax is known to hold no bare op name (:func:`ends_before_op_name`: the generic
+  form, and the ``distributed`` ops, whose formats the tool declares) ends before a dotted bare
+  name (or ``return``...) at bracket depth zero even on the same line, as MLIR's parser ends it
+  where its format ends: ``%r = distributed.get_rank %n : i32 tt.return`` is two ops.
 
 Comments (``// ...`` to the end of the line) stand anywhere between tokens and are skipped.
 """
@@ -42,8 +46,25 @@ ALIAS_DEF = re.compile(rf"[#!][\w$.\-]+{_WS}=(?!=)")
 # the region (``func.func`` -> ``return``, ``call``; ``builtin.module`` -> ``module``), and the
 # ``func`` of MLIR's older printer.
 DEFAULT_DIALECT_OPS = frozenset({"module", "return", "call", "call_indirect", "func"})
+# a bare op name (dotted, or of a default dialect) where a token may begin: not inside a name,
+# a value, a symbol, an alias, a type or attribute of a dialect (`!tt.ptr`, `#tt.x`), a number
+BARE_OP_NAME = (r"(?<![\w$.@#!%^\-])(?:[A-Za-z_][\w$]*\.[A-Za-z_]|(?:return|call_indirect|call|module|func)"
+                r"(?![\w$.\-]))")
 # keywords that may follow `%iv =` inside an op (`affine.for %i = max #map(...)`)
 _BOUND_KEYWORDS = frozenset({"max", "min"})
+
+
+def ends_before_op_name(name: str) -> bool:
+    """Whether an op named ``name`` (as written: quoted in generic form) ends before a bare op
+    name at bracket depth zero, also on its own line.
+
+    True for the generic form (MLIR: an op name, operands, successors, properties, regions,
+    an attribute dictionary, ``:`` and a function type, a location: no bare op name outside
+    brackets, types of dialects begin with ``!``) and for the ``distributed`` ops (their
+    declared formats, SPEC.md section 1, hold only values, keywords, types and dictionaries).
+    An undeclared op in custom form may hold any word, so it is never cut there.
+    """
+    return name[0] == '"' or name.startswith("distributed.")
 
 
 def skip(text: str, pos: int) -> int:

@@ -124,13 +124,14 @@ class StructureLexer:
                         if b0 < 0:
                             p = m.end(3)
                             continue
-                        if not_fast(text, b0, b1) is None and balanced(text, b0, b1):
+                        if (not_fast(text, b0, b1) is None and balanced(text, b0, b1)
+                                and not (generic and _hides_op_name(text, b0, b1))):
                             end = trim_end(text, b0, b1)
                             if not continues(text, b0, end):
                                 yield Tok("BODY", text[b0:end], b0, end)
                                 p = m.end(3)
                                 continue
-                p = yield from self._op_rest(text, p + 1, brackets, regions, generic)
+                p = yield from self._op_rest(text, p + 1, brackets, regions, generic, generic)
             elif c == "^":
                 p = yield from self._block_label(text, p)
             elif (c == "#" or c == "!") and not regions and b.ALIAS_DEF.match(text, p):
@@ -187,11 +188,12 @@ class StructureLexer:
         if d is not None:
             yield Tok("DEF", text[p:q], p, q)
         yield Tok("OP_NAME", name.group(), q, name.end())
-        return (yield from self._op_rest(text, name.end(), [], regions, word[0] == '"'))
+        return (yield from self._op_rest(text, name.end(), [], regions, word[0] == '"', b.ends_before_op_name(word)))
 
-    def _op_rest(self, text: str, p: int, brackets: list, regions: list, generic: bool):
-        """The rest of an op from ``p``: BODY, then either a region's ``{`` or the op's end."""
-        kind, body_end, pos = scan_body(text, p, brackets, top_level=not regions, generic=generic)
+    def _op_rest(self, text: str, p: int, brackets: list, regions: list, generic: bool, exact: bool):
+        """The rest of an op from ``p``: BODY, then either a region's ``{`` or the op's end
+        (``exact``: before a bare op name too, :func:`~transpiler.parser.boundary.ends_before_op_name`)."""
+        kind, body_end, pos = scan_body(text, p, brackets, top_level=not regions, generic=generic, exact=exact)
         start = b.skip(text, p) if body_end > p else p
         if body_end > start:
             yield Tok("BODY", text[start:body_end], start, body_end)
@@ -259,10 +261,22 @@ def _line_token(text: str, p: int, m):
         return LineOp(word, p, n1, def_text, None)
     if _NOT_FAST.search(text, b0, b1) is not None or not balanced(text, b0, b1):
         return None
+    if b.ends_before_op_name(word) and _hides_op_name(text, b0, b1):
+        return None  # `... : i32 tt.return`: the careful path ends the op before the name
     end = b.trim_end(text, b0, b1)
     if b.continues(text, b0, end):
         return None
     return LineOp(word, p, end, def_text, Tok("BODY", text[b0:end], b0, end))
+
+
+# a string (skipped), or a bare op name (group 1)
+_STRING_OR_OP_NAME = re.compile(_STR + r"|(" + b.BARE_OP_NAME + r")")
+
+
+def _hides_op_name(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (one line of an op's body) holds a bare op name outside
+    strings (at any bracket depth: the careful path then decides)."""
+    return any(m.group(1) for m in _STRING_OR_OP_NAME.finditer(text, start, end))
 
 
 def _line_op(text: str, p: int, m, top_level: bool):

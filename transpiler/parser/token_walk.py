@@ -11,6 +11,8 @@ from .tokens import LexError
 
 
 _BODY_STOP = re.compile(r'->|>=|//|(?<![\w$.@#!%^\-])(?:distributed\.|tt\.dot)|["(){}\[\]<>\n\r%]')
+# the same, and a bare op name, for an op that ends before one (boundary.ends_before_op_name)
+_BODY_STOP_EXACT = re.compile(_BODY_STOP.pattern.replace("//|", "//|" + b.BARE_OP_NAME + "|", 1))
 
 
 _CLOSER = {")": "(", "]": "[", ">": "<"}
@@ -51,7 +53,8 @@ def _not_an_op(text: str, p: int) -> str:
 
 # ---- the token walk of one op ----------------------------------------------------------------
 def scan_body(text: str, p: int, brackets: list, top_level: bool, regions: bool = True,
-               stop_at_colon: bool = False, generic: bool = False) -> Tuple[str, int, int]:
+               stop_at_colon: bool = False, generic: bool = False,
+               exact: bool = False) -> Tuple[str, int, int]:
     """Walk an op's text from ``p`` with the open ``brackets`` (updated in place).
 
     Returns ``("end", body_end, -1)`` when the op ends (``body_end``: after its last token)
@@ -62,7 +65,7 @@ def scan_body(text: str, p: int, brackets: list, top_level: bool, regions: bool 
         LexError: an unbalanced bracket or an unterminated string.
     """
     n = len(text)
-    search = _BODY_STOP.search
+    search = (_BODY_STOP_EXACT if exact else _BODY_STOP).search
     start = p
     while True:
         m = search(text, p)
@@ -87,7 +90,7 @@ def scan_body(text: str, p: int, brackets: list, top_level: bool, regions: bool 
                 # `%x = name`: the next op (a `%` after `,` is in a list that began before)
                 return "end", b.trim_end(text, start, s), -1
             p = s + 1
-        elif tok[0] in "dt" and len(tok) > 1:  # `distributed.` / `tt.dot` outside brackets
+        elif tok[0].isalpha() or tok[0] == "_":  # `distributed.`, `tt.dot`, an op name (exact)
             if not brackets:
                 return "end", b.trim_end(text, start, s), -1
             p = s + len(tok)

@@ -79,7 +79,7 @@ class TypeBuilder:
     def tensor_type(self, c):
         dims = ()
         if c and getattr(c[0], "type", None) == "DIMS":
-            dims = tuple(None if d == "?" else int(d) for d in str(c[0]).split("x")[:-1])
+            dims = tuple(None if d.strip() == "?" else int(d) for d in str(c[0]).split("x")[:-1])
             c = c[1:]
         element = c[0]
         encoding = str(c[1]) if len(c) > 1 else None
@@ -92,7 +92,13 @@ class TypeBuilder:
         return _OPAQUE
 
     def pointer_type(self, c):
+        """``!tt.ptr<T[, space]>``: an integer address space as Triton prints it (decimal), and
+        none for 1, Triton's default (``PointerType``'s ``addressSpace = 1``, printed only when
+        it is not 1), so ``!tt.ptr<f32, 1>`` is ``!tt.ptr<f32>`` as it is to triton-adapter-opt."""
         space = str(c[1]) if len(c) > 1 else None
+        if space is not None and space[0] != '"':
+            number = int(space, 16) if "x" in space else int(space)  # `0x1`, `+1`, `01`
+            space = None if number == 1 else str(number)
         return PointerType(c[0], space)
 
     def opaque_type(self, c):

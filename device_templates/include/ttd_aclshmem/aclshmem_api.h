@@ -1,11 +1,14 @@
-// The part of the aclshmem device API (hicann/shmem, "ACLSHMEM") that the
+// The part of the CANN SHMEM device API (hicann/shmem, "ACLSHMEM") that the
 // wrappers call.
 //
-// With -DTTD_USE_ACLSHMEM_HEADERS (build.sh --shmem-home) the real library
-// headers are included and they alone declare (and, being header-only inline
-// code, define) the API.  Otherwise the declarations below are used: they
-// follow the real signatures, so the sources type-check on the host and the
-// device bitcode references the API as external symbols.
+// With -DTTD_USE_ACLSHMEM_HEADERS (build.sh --shmem-home) the library's own
+// umbrella header, shmem.h (named so since December 2025, before its first
+// tagged release; aclshmem.h before), is included and it alone declares (and,
+// being header-only inline code, defines) the API.  Otherwise the
+// declarations below are used: they follow the signatures of SHMEM's device
+// headers (include/device/gm2gm/*.h, v1.0.0 to v1.5.1 alike), so the sources
+// type-check on the host and the device bitcode references the API as
+// external symbols.
 #ifndef TTD_ACLSHMEM_API_H
 #define TTD_ACLSHMEM_API_H
 
@@ -17,7 +20,7 @@
 
 #if defined(TTD_USE_ACLSHMEM_HEADERS)
 
-#include "aclshmem.h"
+#include "shmem.h"
 
 #else  // declarations matching the real headers
 
@@ -67,26 +70,24 @@ __aicore__ int32_t aclshmem_signal_wait_until(__gm__ int32_t *sig_addr, int cmp,
 // device arch header of the library; DataCacheCleanAndInvalid underneath).
 __aicore__ void dcci_cacheline(__gm__ uint8_t *addr);
 
-// Typed contiguous RMA (device/gm2gm rma).  C++ linkage: the real library
-// overloads these names.  elem_size counts elements.
-#define TTD_DECLARE_TYPED_RMA(NAME, CTYPE)                                               \
-  __aicore__ void aclshmem_get_##NAME##_mem(__gm__ CTYPE *dst, __gm__ CTYPE *src,      \
-                                            uint32_t elem_size, int32_t pe);           \
-  __aicore__ void aclshmem_put_##NAME##_mem(__gm__ CTYPE *dst, __gm__ CTYPE *src,      \
-                                            uint32_t elem_size, int32_t pe);           \
-  __aicore__ void aclshmem_get_##NAME##_mem_nbi(__gm__ CTYPE *dst, __gm__ CTYPE *src,  \
-                                                uint32_t elem_size, int32_t pe);       \
-  __aicore__ void aclshmem_put_##NAME##_mem_nbi(__gm__ CTYPE *dst, __gm__ CTYPE *src,  \
-                                                uint32_t elem_size, int32_t pe);       \
-  __aicore__ void aclshmem_put_##NAME##_mem_signal(                                    \
-      __gm__ CTYPE *dst, __gm__ CTYPE *src, size_t elem_size, __gm__ int32_t *sig_addr, \
-      int32_t signal, int sig_op, int pe);                                             \
-  __aicore__ void aclshmem_put_##NAME##_mem_signal_nbi(                                \
-      __gm__ CTYPE *dst, __gm__ CTYPE *src, size_t elem_size, __gm__ int32_t *sig_addr, \
-      int32_t signal, int sig_op, int pe);
-
-TTD_FOR_EACH_SHMEM_TYPE(TTD_DECLARE_TYPED_RMA)
-#undef TTD_DECLARE_TYPED_RMA
+// Contiguous RMA (device/gm2gm/shmem_device_rma.h, shmem_device_so.h): the
+// byte-wise `void *` functions.  elem_size is SHMEM's name for the count; the
+// implementation copies that many chars (it casts dst and src to char), so it
+// counts bytes.  The typed aclshmem_<T>_{get,put}[_nbi] and
+// aclshmem_<T>_put_signal[_nbi] (count in elements) are not used.  C++
+// linkage, as in SHMEM's headers (no extern "C" around them).
+__aicore__ void aclshmem_getmem(__gm__ void *dst, __gm__ void *src, uint32_t elem_size, int32_t pe);
+__aicore__ void aclshmem_putmem(__gm__ void *dst, __gm__ void *src, uint32_t elem_size, int32_t pe);
+__aicore__ void aclshmem_getmem_nbi(__gm__ void *dst, __gm__ void *src, uint32_t elem_size,
+                                    int32_t pe);
+__aicore__ void aclshmem_putmem_nbi(__gm__ void *dst, __gm__ void *src, uint32_t elem_size,
+                                    int32_t pe);
+__aicore__ void aclshmem_putmem_signal(__gm__ void *dst, __gm__ void *src, size_t elem_size,
+                                       __gm__ int32_t *sig_addr, int32_t signal, int sig_op,
+                                       int pe);
+__aicore__ void aclshmem_putmem_signal_nbi(__gm__ void *dst, __gm__ void *src, size_t elem_size,
+                                           __gm__ int32_t *sig_addr, int32_t signal, int sig_op,
+                                           int pe);
 
 #endif  // TTD_USE_ACLSHMEM_HEADERS
 

@@ -30,8 +30,9 @@
   X(int32, int32_t)               \
   X(int64, int64_t)
 
-// The 10 types of aclshmem_wait_until_<T> (AscendNPU-IR master, Shmem.cpp:
-// ACLSHMEM_WAIT_UNTIL_WRAPPER): no half, no bfloat16.
+// The 10 types of aclshmem_wait_until_<T> (AscendNPU-IR v1.2.0, v1.2.0-post
+// and master alike, Shmem.cpp: ACLSHMEM_WAIT_UNTIL_WRAPPER; CANN SHMEM's
+// ACLSHMEM_P2P_SYNC_TYPE_FUNC): no half, no bfloat16.
 #define TTD_FOR_EACH_WAIT_UNTIL_TYPE(X) \
   X(float, float)                       \
   X(int8, int8_t)                       \

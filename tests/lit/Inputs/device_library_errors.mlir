@@ -22,7 +22,7 @@ module {
 
 module {
   tt.func public @pointer_for_int(%p: !tt.ptr<f32>, %q: !tt.ptr<f32>, %n: i32) {
-    // expected-error@+1 {{'distributed.extern_call' op operand 2 (nelems) has type !tt.ptr<f32>, but parameter 'nelems' of aclshmem_float_getmem in the bundled device library is uint32_t (32 bits)}}
+    // expected-error@+1 {{'distributed.extern_call' op operand 2 (nbytes) has type !tt.ptr<f32>, but parameter 'nbytes' of aclshmem_float_getmem in the bundled device library is uint32_t (32 bits)}}
     distributed.extern_call %p, %q, %q, %n {distributed.core_type = "vector", libname = "libshmem_device", libpath = "", pure = false, symbol = "aclshmem_float_getmem"} : (!tt.ptr<f32>, !tt.ptr<f32>, !tt.ptr<f32>, i32) -> ()
     tt.return
   }

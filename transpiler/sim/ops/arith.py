@@ -8,7 +8,7 @@ import numpy as np
 
 from ..dtypes import dense_value, dtype_of, scalar_attr, unsigned
 from ..errors import Finding, NotSimulated
-from ..attrs import attr_value
+from ..attrs import attr as attr_of, attr_value
 from ..memory import Ptr
 from . import implements
 from .common import cast, float_fn, result_dtype
@@ -18,7 +18,7 @@ CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greate
 
 
 def _constant(op, c):
-    attr = op.attributes.get("value")
+    attr = attr_of(op, "value")
     t = op.result_types[0]
     if attr is None:
         raise NotSimulated("has no value attribute")
