@@ -250,3 +250,4 @@ def test_aliases_resolve_to_this_package_and_host_modules_are_stand_ins():
         attributes = shmem.InitAttr
         with pytest.raises(dl.aliases.HostStandInError, match="shmem.InitAttr\\(\\) is host code"):
             attributes()
+        assert not hasattr(shmem, "__file__")  # tools that walk sys.modules see no file

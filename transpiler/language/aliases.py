@@ -63,7 +63,13 @@ class _StandIn:
 
 def _stand_in_module(name: str) -> types.ModuleType:
     module = types.ModuleType(name, f"stand-in for the host module {name} (transpiler.language.aliases)")
-    module.__getattr__ = lambda attr, _name=name: _StandIn(f"{_name}.{attr}")  # PEP 562
+
+    def attribute(attr: str) -> _StandIn:  # PEP 562; dunders (``__file__`` ...) stay missing
+        if attr.startswith("__"):
+            raise AttributeError(f"module {name!r} has no attribute {attr!r}")
+        return _StandIn(f"{name}.{attr}")
+
+    module.__getattr__ = attribute
     module.__path__ = []  # a package: submodules may be imported
     return module
 
