@@ -122,8 +122,8 @@ def plan_allgather_gemm(text, R, N=64, K=40, producer=None):
 def plan_rma_putmem_signal(text, R, n=200):
     """Each rank puts its ``src`` block (1024 bytes) into the next rank's ``dst`` with a signal,
     waits for its own, then ``out = dst`` (times the signal seen, 1), then getmem_nbi of
-    ``n_elements`` **bytes** (the corpus's kernel bug, kept): ``out``'s first ``n / 4`` floats come
-    from the previous rank's ``dst``.  Two steps with one program each: by the second, every
+    ``n_elements`` **bytes** (the shared corpus's kernel bug, kept; the project's example passes
+    ``n_elements * 4``): ``out``'s first ``n / 4`` (or ``n``) floats come from the previous rank's ``dst``.  Two steps with one program each: by the second, every
     ``dst`` holds its final value, so the getmem reads no half-written data (with more programs
     or one step the result depends on the schedule: ``dst`` of the previous rank is written by a
     rank nobody waits for)."""
@@ -131,13 +131,16 @@ def plan_rma_putmem_signal(text, R, n=200):
                                                       "out_ptr": "out", "n_elements": n})
     plan = Plan(R, {"dst": "zeros(256, f32)", "src": "random(256, f32)", "sig": f"zeros({16 * R}, i32)",
                     "out": "zeros(256, f32)"}, [[launch], [launch]])
+    # the getmem_nbi's count: n_elements bytes (the shared corpus's kernel) or n_elements * 4 (the
+    # project's fixed example): the floats it fetches
+    fetched = n if "= arith.muli %n_elements, %c4_i32" in text else n // 4
 
     def ref(inp):
         out = {}
         for r in range(R):
             o = np.zeros(256, F32)
             o[:n] = inp[(r - 1) % R]["src"][:n]
-            o[: n // 4] = inp[(r - 2) % R]["src"][: n // 4]
+            o[:fetched] = inp[(r - 2) % R]["src"][:fetched]
             out[r] = {"out": o, "dst": inp[(r - 1) % R]["src"]}
         return out
     return plan, ref
