@@ -95,3 +95,13 @@ def test_tutorial_equals_numpy_before_and_after_lowering(file, world):
             c = result.buffers[r]["C"].astype(np.float32)
             # the host's torch.testing.assert_close(C_golden, C, rtol=1e-3, atol=1e-3), C in float16
             np.testing.assert_allclose(c, reference[r].astype(np.float16).astype(np.float32), rtol=1e-3, atol=1e-3)
+
+
+def test_wait_notify_is_for_two_ranks_only():
+    """Its consumer waits for world_size - 1 signals, one 64-byte line each, in a signal buffer
+    of one int64: on more than 2 ranks the wait reads past it (why issue 21 runs it on 2 only)."""
+    with pytest.raises(Finding) as caught:
+        simulate(ports.wait_notify(4).plan)
+    assert caught.value.kind == "out-of-bounds"
+    text = str(caught.value.diagnostic())
+    assert "'distributed.wait' op rank 0" in text and "outside buffer 'signal_mem'" in text

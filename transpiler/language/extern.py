@@ -23,7 +23,8 @@ def call(symbol: str, args: Sequence[tlc.tensor], result_types: Sequence[tlc.dty
          _generator, lib_name: str = "libshmem_device", lib_path: str = ""):
     """Emit ``distributed.extern_call`` of ``symbol`` on ready-typed scalar ``args``.
 
-    Returns None-like ``void`` tensor without results, the tensor for one result, a tuple for more.
+    Returns:
+        A ``void`` tensor when the symbol has no result, its tensor for one, a tuple for more.
     """
     attributes = {"libname": ("str", lib_name), "libpath": ("str", lib_path), "pure": ("bool", is_pure),
                   "symbol": ("str", symbol), "distributed.core_type": ("str", annotation_for_symbol(symbol))}
