@@ -40,7 +40,6 @@ TUTORIAL_MNK = 4096
 TUTORIAL_01_COMM_BLOCK_SIZE_M = 16
 
 
-NO_TRITON = "triton 3.9.0 (the `frontend` extra) has wheels for CPython 3.11 and newer only"
 
 
 def require_frontend(corpus: bool = True):
@@ -49,7 +48,8 @@ def require_frontend(corpus: bool = True):
     leaves it unset; 1 keeps its current default, FP fusion on)."""
     os.environ["TRITON_DEFAULT_FP_FUSION"] = "1"
     if sys.version_info < (3, 11):
-        pytest.skip(NO_TRITON, allow_module_level=True)
+        pytest.skip("triton 3.9.0 (the `frontend` extra) has wheels for CPython 3.11 and newer only",
+                    allow_module_level=True)
     try:
         import triton
     except ImportError:
@@ -59,7 +59,7 @@ def require_frontend(corpus: bool = True):
     if triton.__version__ != "3.9.0":
         pytest.skip(f"the frontend is written for triton 3.9.0, found {triton.__version__}", allow_module_level=True)
     if corpus and not PUBLIC.is_dir():
-        pytest.skip(f"the public kernels are not here ({PUBLIC})", allow_module_level=True)
+        pytest.skip("../shared/corpus/external is not next to the repository", allow_module_level=True)
 
 
 class Case(NamedTuple):

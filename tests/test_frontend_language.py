@@ -23,7 +23,7 @@ from transpiler.language import Pointer, compile_ttir, libshmem_device  # noqa: 
 from transpiler.language.extension import sub_vec_id  # noqa: E402
 from transpiler.parser import parse_module  # noqa: E402
 
-needs_corpus = pytest.mark.skipif(not fc.PUBLIC.is_dir(), reason=f"the public kernels are not here ({fc.PUBLIC})")
+needs_corpus = pytest.mark.skipif(not fc.PUBLIC.is_dir(), reason="../shared/corpus/external is not next to the repository")
 
 
 def ops_named(text: str, name: str):
