@@ -27,6 +27,9 @@ _OCCURRENCE = re.compile(r'"((?:' + _NAMES + r'))"(?=[ \t\r\n]*\()|"(?:[^"\\\n]|
                          r'|(?<![\w$.#!@%^"\-])(' + _NAMES + r')(?![\w$.\-])(?![ \t]*=(?!=))')
 
 
+# a comment between an op's results and its name (`%x = // note` on the line before the name)
+_COMMENT = re.compile(r"//[^\n\r]*")
+
 # what stands before a string that is a callee: an op's name, first on its line or after `=`
 _CALLEE = re.compile(r'(?:^|=)[ \t]*[A-Za-z_][\w$.]*[ \t]+\Z', re.M)
 
@@ -65,7 +68,7 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
 def _name_of_op_at(text: str, start: int, at: int) -> bool:
     """Whether the distributed op that begins at ``start`` has its name at ``at`` (after its
     results ``%x = ``, if any)."""
-    between = text[start:at]
+    between = _COMMENT.sub("", text[start:at])
     return not between or (between.lstrip().startswith("%") and between.rstrip().endswith("="))
 
 
