@@ -64,7 +64,7 @@ class Program:
     """One program (or sub-block) of a launch; also the ``dev`` the library models run on."""
 
     __slots__ = ("rank", "pid", "grid", "sub_block", "program", "run", "snapshots", "memory", "n_ranks",
-                 "teams", "gen", "launch", "blocked")
+                 "teams", "gen", "launch", "blocked", "facts")
 
     def __init__(self, run: Run, launch, rank: int, pid, sub_block: Optional[int]):
         self.run = run
@@ -80,6 +80,7 @@ class Program:
         self.teams = run.teams
         self.blocked = None
         self.gen = None
+        self.facts: Dict[tuple, object] = {}  # transpiler.sim.access
 
 
 class ActiveLaunch:

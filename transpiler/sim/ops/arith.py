@@ -186,7 +186,7 @@ def select(p, st, args):
     c, a, b = args
     if np.ndim(c) == 0:
         return a if c else b
-    if a.__class__ is Ptr:
+    if isinstance(a, Ptr):
         return Ptr(np.where(c, a.addr, b.addr), a.buf)
     return np.where(c, a, b)
 

@@ -45,7 +45,7 @@ def cast(x, dtype: np.dtype):
 
 def map_value(x, f):
     """``f`` on a value's array, keeping a pointer's provenance."""
-    return x.map(f) if x.__class__ is Ptr else f(x)
+    return x.map(f) if isinstance(x, Ptr) else f(x)
 
 
 def as_bool(c) -> bool:

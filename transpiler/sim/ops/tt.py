@@ -10,7 +10,7 @@ from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee, shape_of
 from ..errors import NotSimulated
 from ..interp import call_function, run_region
-from ..memory import Ptr
+from ..memory import OffsetPtr, Ptr
 from . import implements
 from .common import cast, map_value, result_dtype
 
@@ -47,6 +47,8 @@ def splat(p, st, args):
     x = args[0]
     shape, dtype = st
     if x.__class__ is Ptr:
+        if x.addr.__class__ is int:  # kept as base + offsets (transpiler.sim.access)
+            return OffsetPtr(x.addr, None, 1, shape, x.buf)
         return Ptr(np.full(shape, x.addr, dtype=I64), x.buf)
     return np.full(shape, x, dtype=dtype)
 
@@ -95,6 +97,9 @@ def _addptr_prepare(op, c):
 @implements("tt.addptr", prepare=_addptr_prepare)
 def addptr(p, st, args):
     ptr, off = args
+    if ptr.__class__ is OffsetPtr and ptr.off is None and off.__class__ is np.ndarray and off.shape == ptr.dims \
+            and off.dtype.kind in "iu":
+        return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf)
     if ptr.addr.__class__ is int and np.ndim(off) == 0:
         return Ptr(ptr.addr + int(off) * st, ptr.buf)
     return Ptr(np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st, ptr.buf)

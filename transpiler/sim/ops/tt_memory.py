@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import access
 from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee
 from ..errors import NotSimulated
@@ -45,9 +46,8 @@ def _scalar(values, ptr):
     return values[()] if np.ndim(ptr.addr) == 0 else values
 
 
-@implements("tt.load", gen=True, prepare=lambda op, c: MemOp(op, c))
-def load(p, st, args, frame):
-    yield
+@implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c))
+def load(p, st, args):
     ptr = args[0]
     mask = args[1] if len(args) > 1 else None
     other = args[2] if len(args) > 2 else None
@@ -56,17 +56,16 @@ def load(p, st, args, frame):
     if st.wait is not None and run.reorder:
         snap = p.snapshots.get(id(st.wait))
         if snap is not None and run.rng.random() < 0.5:
-            return _scalar(mem.load_from(snap, ptr, st.dtype, mask, other), ptr)
-    return _scalar(mem.load(ptr, st.dtype, mask, other), ptr)
+            return _scalar(access.load(p, mem, ptr, st.dtype, mask, other, snap), ptr)
+    return _scalar(access.load(p, mem, ptr, st.dtype, mask, other), ptr)
 
 
-@implements("tt.store", gen=True, prepare=lambda op, c: MemOp(op, c))
-def store(p, st, args, frame):
-    yield
+@implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c))
+def store(p, st, args):
     mem = p.run.memory
     if mem.writers is not None:
         mem.writer = p.run.op_key(st.op)
-    mem.store(args[0], st.dtype, args[1], args[2] if len(args) > 2 else None)
+    access.store(p, mem, args[0], st.dtype, args[1], args[2] if len(args) > 2 else None)
 
 
 def _rmw_prepare(op, c):
@@ -76,10 +75,9 @@ def _rmw_prepare(op, c):
     return MemOp(op, c, code)
 
 
-@implements("tt.atomic_rmw", gen=True, prepare=_rmw_prepare)
-def atomic_rmw(p, st, args, frame):
+@implements("tt.atomic_rmw", point=True, prepare=_rmw_prepare)
+def atomic_rmw(p, st, args):
     """Old values returned; lanes of one op that hit the same address combine in lane order."""
-    yield
     mem = p.run.memory
     ptr, val = args[0], args[1]
     mask = args[2] if len(args) > 2 else None
@@ -107,9 +105,8 @@ def atomic_rmw(p, st, args, frame):
     return old[()] if np.ndim(ptr.addr) == 0 else old
 
 
-@implements("tt.atomic_cas", gen=True, prepare=lambda op, c: MemOp(op, c))
-def atomic_cas(p, st, args, frame):
-    yield
+@implements("tt.atomic_cas", point=True, prepare=lambda op, c: MemOp(op, c))
+def atomic_cas(p, st, args):
     mem = p.run.memory
     ptr, cmp, val = args
     dtype = st.dtype
