@@ -55,10 +55,34 @@ def wrap(fn, st, ins, outs):
     return run
 
 
+def spread3(fn, st, ins, outs):
+    """``frame[outs] = fn(p, st, x, y, z)`` for an op of one to three operands (absent ones: None);
+    ``outs`` None: the result is dropped."""
+    if not 1 <= len(ins) <= 3 or (outs is not None and outs.__class__ is not int):
+        return None
+    a = ins[0]
+    b = ins[1] if len(ins) > 1 else None
+    c = ins[2] if len(ins) > 2 else None
+    if outs is None:
+        def run(p, f):
+            fn(p, st, f[a], None if b is None else f[b], None if c is None else f[c])
+    else:
+        def run(p, f):
+            f[outs] = fn(p, st, f[a], None if b is None else f[b], None if c is None else f[c])
+    return run
+
+
 def const(value, outs):
     """``frame[outs] = value`` (a constant computed once per module)."""
     def run(p, f):
         f[outs] = value
+    return run
+
+
+def copy(a, outs):
+    """``frame[outs] = frame[a]``."""
+    def run(p, f):
+        f[outs] = f[a]
     return run
 
 

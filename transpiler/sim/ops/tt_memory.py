@@ -14,6 +14,8 @@ from .. import access
 from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee
 from ..errors import NotSimulated
+from ..memory import Ptr
+from ..closures import spread3
 from . import implements
 
 RMW = {1: np.bitwise_and, 2: np.bitwise_or, 3: np.bitwise_xor, 4: np.add, 5: np.add, 6: np.maximum,
@@ -43,14 +45,10 @@ class MemOp:
 
 
 def _scalar(values, ptr):
-    return values[()] if np.ndim(ptr.addr) == 0 else values
+    return values[()] if ptr.__class__ is Ptr and np.ndim(ptr.addr) == 0 else values
 
 
-@implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c))
-def load(p, st, args):
-    ptr = args[0]
-    mask = args[1] if len(args) > 1 else None
-    other = args[2] if len(args) > 2 else None
+def _load(p, st, ptr, mask=None, other=None):
     run = p.run
     mem = run.memory
     if st.wait is not None and run.reorder:
@@ -60,12 +58,21 @@ def load(p, st, args):
     return _scalar(access.load(p, mem, ptr, st.dtype, mask, other), ptr)
 
 
-@implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c))
-def store(p, st, args):
+@implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_load, st, ins, outs))
+def load(p, st, args):
+    return _load(p, st, *args)
+
+
+def _store(p, st, ptr, values, mask=None):
     mem = p.run.memory
     if mem.writers is not None:
         mem.writer = p.run.op_key(st.op)
-    access.store(p, mem, args[0], st.dtype, args[1], args[2] if len(args) > 2 else None)
+    access.store(p, mem, ptr, st.dtype, values, mask)
+
+
+@implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_store, st, ins, outs))
+def store(p, st, args):
+    _store(p, st, *args)
 
 
 def _rmw_prepare(op, c):
