@@ -216,7 +216,7 @@ class Memory:
         """Write ``values`` at the checked element indices ``idx`` (of ``view(dtype)``) where
         ``mask`` is true."""
         view = self.view(dtype)
-        if np.ndim(idx) == 0:
+        if idx.__class__ is int or np.ndim(idx) == 0:
             if mask is None or bool(mask):
                 view[int(idx)] = values
                 self._wrote(int(idx), dtype.itemsize)

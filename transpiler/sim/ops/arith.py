@@ -216,9 +216,15 @@ def _to(dst):
     return to
 
 
+def _widen(dst):
+    def widen(x):  # a numpy scalar converts exactly to a wider integer
+        return x.astype(dst) if x.__class__ is np.ndarray else dst.type(x)
+    return widen
+
+
 def _extsi_fast(st, ins, outs):
     src, dst = st
-    return None if src.kind == "b" else unary(_to(dst), ins, outs)
+    return None if src.kind == "b" else unary(_widen(dst), ins, outs)
 
 
 @implements("arith.extsi", prepare=_cast_prepare, fast=_extsi_fast)
