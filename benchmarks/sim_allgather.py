@@ -48,6 +48,7 @@ def main() -> None:
     ok = all(np.array_equal(result.buffers[r]["out"], want) for r in range(R))
     print(f"allgather_push: {R} ranks x {grid} programs, n_per_rank={n}: {dt:.2f} s ({cpu:.2f} s CPU), "
           f"{result.ops:,} ops, {result.ops / dt:,.0f} ops/s ({result.ops / cpu:,.0f} per CPU second), result {'correct' if ok else 'WRONG'}")
+    raise SystemExit(0 if ok else 1)
 
 
 if __name__ == "__main__":

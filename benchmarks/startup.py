@@ -5,7 +5,7 @@
 
 From a clone: ``python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/python
 benchmarks/startup.py`` (``python3 tests/tools/verify-downstream --install`` puts the C++
-baseline ``triton-adapter-opt`` in ``~/.cache/ttd-downstream/bin``; without it, its ratios are
+baseline ``triton-adapter-opt`` in the cache, ``~/.cache/ttd-lower/downstream/bin``; without it, its ratios are
 left out).  Every figure is the median of alternating pairs (ours, then the reference, again
 and again), so that a machine that slows down in the middle slows both sides:
 

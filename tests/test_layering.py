@@ -59,3 +59,17 @@ def test_modules_are_small():
     long = [f"{p.relative_to(PACKAGE)}: {n} lines" for p in sorted(PACKAGE.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES and "_generated" not in p.name]
     assert not long, "\n".join(long)
+
+
+def test_only_the_frontend_imports_triton():
+    """``ttd-lower`` never imports Triton (issue 21): only the frontend (``transpiler/language/``)
+    and the hook that runs inside triton-ascend's own compiler (``triton_ascend.py`` and its
+    ``triton_files.py``) may."""
+    offenders = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).parts[0] in ("language", "triton_ascend.py", "triton_files.py"):
+            continue
+        for module in _imported_modules(path):
+            if module and module.partition(".")[0] in ("triton", "torch"):
+                offenders.append(f"{path.relative_to(PACKAGE)} imports {module}")
+    assert not offenders, "\n".join(offenders)

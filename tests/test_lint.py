@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from pathlib import Path
 
@@ -46,12 +47,18 @@ def test_the_lint_runs_before_the_lowering_and_changes_nothing():
     for root, path in INPUTS:
         text = path.read_text()
         try:
-            without = lower(text, filename=str(path), lint=False)
+            with warnings.catch_warnings(record=True) as unlinted:
+                warnings.simplefilter("always")
+                without = lower(text, filename=str(path), lint=False)
         except LoweringError:
             continue
+        # without the lint, only the lowering's own warnings (no `[rule]`), as with it
+        lowering_warnings = [str(w.message) for w in unlinted if w.category is LoweringWarning]
+        assert not any(re.search(r" \[[a-z-]+\]\n", m) for m in lowering_warnings), lowering_warnings
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             assert lower(text, filename=str(path)) == without
+        assert set(lowering_warnings) <= {str(w.message) for w in caught}
         got, want = lint_warnings([w.message.diagnostic for w in caught if w.category is LoweringWarning], root, path)
         assert got == want, path
 
@@ -71,7 +78,7 @@ EXTERNAL_FILES = sorted(p for p in EXTERNAL.rglob("*") if p.suffix in (".mlir", 
                         and p.name != "lower_wait.mlir") if EXTERNAL.exists() else []
 
 
-@pytest.mark.skipif(not EXTERNAL_FILES, reason="../shared/corpus/external is not there")
+@pytest.mark.skipif(not EXTERNAL_FILES, reason="../shared/corpus/external is not next to the repository")
 @pytest.mark.parametrize("path", EXTERNAL_FILES, ids=[str(p.relative_to(EXTERNAL)) for p in EXTERNAL_FILES])
 def test_external_files_get_no_lint_warning(path):
     """Every chunk of every public file is read and gets no lint warning."""

@@ -64,7 +64,9 @@ def test_the_lint_never_fails_nor_changes_the_output(data):
     program = generate(DrawChoices(data))
     text = print_module(program.builder.module)
     try:
-        without = lower(text, filename="gen.ttir", core_type_fallback=program.fallback, lint=False)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", LoweringWarning)  # random notifies may follow the upstream pass
+            without = lower(text, filename="gen.ttir", core_type_fallback=program.fallback, lint=False)
     except LoweringError:
         lint(text, filename="gen.ttir")  # the lint alone still runs (and does not raise)
         return

@@ -24,7 +24,7 @@ ROOT = Path(__file__).parents[1]
 PUBLIC = Path("ByteDance-Seed__Triton-distributed/python/triton_dist/test/ascend")
 CANDIDATES = [ROOT.parent / "shared" / "corpus" / "external", Path("/work/shared/corpus/external")]
 EXTERNAL = next((c / PUBLIC for c in CANDIDATES if (c / PUBLIC).exists()), None)
-pytestmark = pytest.mark.skipif(EXTERNAL is None, reason="../shared/corpus/external is not here")
+pytestmark = pytest.mark.skipif(EXTERNAL is None, reason="../shared/corpus/external is not next to the repository")
 LIBRARIES = ["bundled", "1.2.0", "1.2.0-post", "master"]
 EFFECT_FREE = re.compile(r"aclshmem_(my_pe|n_pes|consume_token_\w+)$")  # SPEC.md 2.4 item 7
 

@@ -1,4 +1,5 @@
-"""The README opens with the two commands, and CI runs the second one."""
+"""The README opens with three lines and the two commands, CI runs the second one, and its
+triton-ascend section starts from what works with the registry's 3.2.0."""
 
 from __future__ import annotations
 
@@ -15,9 +16,19 @@ def first_block():
     return text, match
 
 
-def test_readme_starts_with_the_two_commands():
+def test_readme_first_screen_says_what_for_whom_and_how_in_three_lines_then_the_two_commands():
+    """Issue 24, item 1: under the title three lines (what it is, who it is for, how to run
+    it), then the first code block with the two commands, then usage within the first screen."""
     text, match = first_block()
-    assert text.index("```") < text.index("\n", text.index("# ttd-lower") + 1) + 3, "the commands come first"
+    intro = text[text.index("# ttd-lower") + len("# ttd-lower") : match.start()].strip().splitlines()
+    assert len(intro) == 3, intro
+    what, whom, how = intro
+    assert "distributed" in what and "hivm.hir.custom" in what and "byte for byte" in what
+    assert whom.startswith("It is for ") and "Ascend" in whom
+    assert "ttd-lower " in how and "transpiler.lower(" in how and "transpiler.triton_ascend.enable()" in how
+    head = text.splitlines()
+    usage = head.index("## Usage")
+    assert usage < 30 and "ttd-lower [options] <input file>" in "\n".join(head[usage : usage + 5])
     lines = match.group(1).strip().splitlines()
     assert len(lines) == 2
     install_and_run, install_and_test = lines
@@ -83,3 +94,18 @@ def test_every_example_of_the_option_table_runs(tmp_path):
     assert not failed, "\n".join(failed)
     assert (tmp_path / "k.ttadapter.mlir").exists() and sorted(p.name for p in (tmp_path / "dumps").iterdir()) == [
         "allgather_push.ttadapter.mlir", "allgather_push.ttir.mlir"]
+
+
+def test_the_triton_ascend_section_leads_with_what_works_with_3_2_0():
+    text = (ROOT / "README.md").read_text()
+    section = text[text.index("### In triton-ascend") :]
+    section = section[: section.index("\n## ")]
+    first = " ".join(section.split("\n\n")[1].split())
+    assert first.startswith("**What works with triton-ascend 3.2.0**") and "plain kernels compile" in first
+    assert "neither emits distributed ops nor accepts `hivm.hir.custom`" in first
+    assert "**What needs a Triton-distributed build**" in first
+    route = " ".join(section.split("\n\n")[2].split())
+    assert route.startswith('`triton.compile("k.ttir")`') and "Dialect `distributed' not found" in route
+    assert "ttd-lower k.ttir -o k.ttadapter.mlir" in route  # what to do instead
+    assert section.index("**What works") < section.index("```python")  # before the snippet
+    assert "DIR/<hash>/<kernel>.ttd_lower" in section  # dumps go into a <hash> folder

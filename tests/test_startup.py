@@ -69,6 +69,8 @@ def test_a_plain_run_loads_only_what_it_needs(tmp_path):
     assert not ours, f"imported by ttd-lower outside the parser: {ours}"
     assert "rich" not in modules  # only for diagnostics on a terminal
     assert not {"numpy", "ml_dtypes", "transpiler.sim", "transpiler.cli.sim"} & modules  # the simulator's (issue 23)
+    assert not {m for m in modules if m.partition(".")[0] in ("triton", "torch")}  # the frontend's (issue 21)
+    assert "transpiler.language" not in modules
     # click's translated texts (help, version, option errors) are not looked up (on Python < 3.11 the
     # parser's `regex` imports locale itself)
     assert first.get("locale") != "gettext"

@@ -130,3 +130,33 @@ def test_triton_compile_reraises_the_lowering_error_as_its_own(probe):
     assert error["type"] == "MLIRCompilationError" and error["context"] == "LoweringError"
     assert "[MLIRCompile] encounters error" in error["text"]
     assert "error: probe: this kernel cannot be lowered" in error["text"]
+
+
+def test_a_lowering_error_inside_triton_names_the_dumped_ttir(probe, tmp_path):
+    """With TRITON_KERNEL_DUMP=1 the diagnostics name <dump>/<hash>/<kernel>.ttir, the file
+    triton 3.2's compile() wrote the ttir stage's output to (issue 24, item 9)."""
+    error = probe("located_error", dump_dir=tmp_path)["error"]
+    dumped = sorted(tmp_path.glob("*/add_kernel.ttir"))
+    assert len(dumped) == 1, list(tmp_path.rglob("*"))
+    assert f"{dumped[0]}:1:1: error: probe: located here" in error["text"], error["text"]
+
+
+def test_without_dumping_the_diagnostics_name_tritons_cache_copy(probe):
+    error = probe("located_error")["error"]
+    found = re.search(r"^(\S+/add_kernel\.ttir):1:1: error: probe: located here$", error["text"], re.M)
+    assert found, error["text"]
+    assert Path(found.group(1)).is_file() and "/cache/" in found.group(1)
+
+
+def test_a_broken_install_without_pybind11_says_to_install_it():
+    """triton-ascend 3.2.0's wheel imports pybind11 without requiring it (issue 24, item 3)."""
+    python = side_tools.require("triton-ascend", side_tools.project_dependencies()) / "python"
+    code = ("import sys; sys.modules['pybind11'] = None  # as if it were not installed\n"
+            "import transpiler.triton_ascend as hook\nhook.enable()\n")
+    proc = subprocess.run([str(python), "-c", code], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    last = proc.stderr.strip().splitlines()[-1]
+    assert proc.returncode == 1 and last.startswith(
+        "transpiler.triton_ascend.TritonAscendImportError: triton-ascend is installed but cannot be imported: "
+        "ModuleNotFoundError:"), proc.stderr[-3000:]
+    assert "pybind11" in last and last.endswith("; pip install pybind11 next to it")

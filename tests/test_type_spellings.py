@@ -28,6 +28,9 @@ SPELLINGS = [
     ("!tt.ptr<f32, 01>", "!tt.ptr<f32>"),
     ("!tt.ptr< i32 , 1 >", "!tt.ptr<i32>"),
     ("!tt.ptr<f32, 2>", "!tt.ptr<f32, 2>"),
+    # found by the repeated trial: blanks between the keyword and its `<`
+    ("tensor <4 x !tt.ptr<f32>>", "tensor<4x!tt.ptr<f32>>"),
+    ("tensor\t<2xi32>", "tensor<2xi32>"),
 ]
 
 
@@ -68,6 +71,6 @@ def _kernel(ptr: str, tensor: str, iptr: str) -> str:
 
 def test_distributed_ops_with_equivalent_spellings_lower_as_the_canonical_ones():
     canonical = lower(_kernel("!tt.ptr<f32>", "tensor<4x!tt.ptr<f32>>", "!tt.ptr<i32>"))
-    odd = lower(_kernel("!tt.ptr<f32, 1>", "tensor<4 x !tt.ptr<f32, 1>>", "!tt.ptr< i32,1 >"))
+    odd = lower(_kernel("!tt.ptr<f32, 1>", "tensor <4 x !tt.ptr<f32, 1>>", "!tt.ptr< i32,1 >"))
     assert odd == canonical
     assert "aclshmem_consume_token_float_ptr_1d" in odd

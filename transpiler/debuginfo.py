@@ -16,7 +16,7 @@ not parse is left as it is (the stages report its errors).
 
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 
 def _ends_with_location(text: str) -> bool:
@@ -45,14 +45,15 @@ def _ends_with_location(text: str) -> bool:
     return False
 
 
-def with_explicit_locations(text: str, filename: str) -> str:
-    """``text`` with `` loc("FILE":L:C)`` after every op that has no location of its own."""
+def with_explicit_locations(text: str, filename: str, split_line: Optional[int] = None) -> str:
+    """``text`` with `` loc("FILE":L:C)`` after every op that has no location of its own
+    (``split_line``: the file line where ``text``, a split chunk, starts)."""
     from .diagnostics import DiagnosticError
     from .emit.printer import implicit_location
     from .parser import parse_module
 
     try:
-        module = parse_module(text, filename)
+        module = parse_module(text, filename, split_line)
     except DiagnosticError:
         return text
     inserts: List[Tuple[int, str]] = []

@@ -64,10 +64,10 @@ class Diagnostic:
     def render(self, color: bool = False) -> str:
         """The MLIR-style text: ``file:line:col: severity: message``, source line, caret, notes."""
         lines = [_headline(self.source, self.offset, self.severity, self.message, color)]
-        lines.extend(_snippet(self.source, self.offset))
+        lines.extend(_snippet(self.source, self.offset, color))
         for note in self.notes:
             lines.append(_headline(note.source, note.offset, NOTE, note.message, color))
-            lines.extend(_snippet(note.source, note.offset))
+            lines.extend(_snippet(note.source, note.offset, color))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -164,7 +164,10 @@ def _where(source: Optional[Source], offset: Optional[int]) -> str:
 
 def _headline(source, offset, severity: str, message: str, color: bool) -> str:
     where = _where(source, offset)
-    message = message.replace("\r", "\\r").replace("\n", "\\n")  # one diagnostic, one line
+    if not message.isprintable():
+        from .snippet import printable
+
+        message = printable(message)  # one diagnostic, one line, nothing a terminal would execute
     if not color:
         return f"{where}: {severity}: {message}"
     style = {ERROR: "bold red", WARNING: "bold magenta", NOTE: "bold cyan"}.get(severity, "bold")
@@ -173,14 +176,19 @@ def _headline(source, offset, severity: str, message: str, color: bool) -> str:
     return f"[bold]{escape(where)}:[/bold] [{style}]{severity}:[/{style}] [bold]{escape(message)}[/bold]"
 
 
-def _snippet(source: Optional[Source], offset: Optional[int]) -> List[str]:
+def _snippet(source: Optional[Source], offset: Optional[int], color: bool = False) -> List[str]:
+    """The quoted source line and caret (``snippet.quote_line``); rich markup escaped in colour."""
     if source is None or offset is None:
         return []
-    text = source.line_text(offset)
+    from .snippet import quote_line
+
     _line, col = source.line_col(offset)
-    # keep tabs so the caret lines up
-    pad = "".join(ch if ch == "\t" else " " for ch in text[: col - 1])
-    return [text, pad + "^"]
+    lines = quote_line(source.line_text(offset), col)
+    if color:
+        from rich.markup import escape
+
+        lines = [escape(line) for line in lines]
+    return lines
 
 
 def print_diagnostics(diagnostics: List[Diagnostic], stream: Optional[IO[str]] = None) -> None:

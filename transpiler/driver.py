@@ -53,9 +53,8 @@ class PrintOptions:
 class Request:
     """What to compile and how.  ``filename`` names the input in diagnostics and decides the
     first stage.  ``split_line`` is set for a ``--split-input-file`` chunk: the file line it
-    starts on; the chunk is compiled behind that many blank lines less one, so that
-    diagnostics and implicit locations give the lines of the file (the blank lines are not
-    printed)."""
+    starts on, from which its source counts lines, so that diagnostics and implicit locations
+    give the lines of the file."""
 
     text: str
     filename: str = "<input>"
@@ -100,16 +99,8 @@ def stage_of(filename: str) -> Tuple[str, Optional[str]]:
     return stem or "stdin", None
 
 
-def print_module_text(module: Module, printing: PrintOptions, padding: int = 0) -> str:
-    """The module's text under ``printing`` (faithful unless generic form is asked for),
-    without the ``padding`` blank lines a split chunk was compiled behind."""
-    text = _print_module_text(module, printing)
-    if padding and text.startswith("\n" * padding):
-        return text[padding:]
-    return text
-
-
-def _print_module_text(module: Module, printing: PrintOptions) -> str:
+def print_module_text(module: Module, printing: PrintOptions) -> str:
+    """The module's text under ``printing`` (faithful unless generic form is asked for)."""
     if printing.generic:
         from .emit.printer import PrintError, print_module
 
@@ -187,16 +178,15 @@ def _compile_all(request: Request) -> Result:
     if not request.stage_from_name:
         produced_by = None
     start = names.index(produced_by) + 1 if produced_by else 0
-    padding = request.split_line - 1 if request.split_line else 0
-    text = "\n" * padding + request.text
+    text = request.text
     if request.printing.explicit_locations:
         from .debuginfo import with_explicit_locations
 
-        text = with_explicit_locations(text, request.filename)
+        text = with_explicit_locations(text, request.filename, request.split_line)
     t0 = time.perf_counter()
-    module = parse_module(text, request.filename)
+    module = parse_module(text, request.filename, request.split_line)
     timings = [StageTiming("parse", time.perf_counter() - t0)]
-    printed = functools.partial(print_module_text, printing=request.printing, padding=padding)
+    printed = functools.partial(print_module_text, printing=request.printing)
     instrument = _instrumentation(request, stem)
     if produced_by is not None and request.dump_dir and not instrument.is_dump_of(produced_by, request.filename):
         instrument.dump(produced_by, printed(module))  # never over the input file itself

@@ -53,13 +53,20 @@ def names_distributed_ops(module: Module) -> bool:
 
 
 def make_ttir(module: Module, options: Options) -> Module:
-    """Stage ``ttir``: the module is parsed; verify its distributed ops.
+    """Stage ``ttir``: the module is parsed; verify its distributed ops, and that none hides in
+    another op's text (:mod:`~transpiler.lowering.hidden_ops`).
 
     Raises:
         DiagnosticError: with every verification error.
     """
     engine = DiagnosticEngine(options.error_limit)
+    if module.source is not None and "distributed." in module.source.text:
+        from .lowering.hidden_ops import hidden_distributed_ops
+
+        for d in hidden_distributed_ops(module):
+            engine.emit(d)
     if not names_distributed_ops(module):
+        engine.check()
         return module
     from .ir.verifier import verify_op
     from .lowering.distributed_to_hivm import DISTRIBUTED_OP_NAMES

@@ -114,9 +114,18 @@ def python_source_notes(diag: Diagnostic, text: str, aliases: Optional[Dict[str,
             for i, where in enumerate(places)]
 
 
-def add_python_source_notes(diagnostics: List[Diagnostic], text: str) -> List[Diagnostic]:
-    """Append :func:`python_source_notes` to each diagnostic (in place); returns the list."""
-    aliases = location_aliases(text)
+def add_python_source_notes(diagnostics: List[Diagnostic], text: Optional[str] = None) -> List[Diagnostic]:
+    """Append :func:`python_source_notes` to each diagnostic (in place); returns the list.
+
+    ``text``: the module the diagnostics point into; None for each diagnostic's own source
+    text (the command line, whose split chunks are texts of their own).
+    """
+    aliases_of: Dict[str, Dict[str, str]] = {}
     for diag in diagnostics:
-        diag.notes.extend(python_source_notes(diag, text, aliases))
+        module = text if text is not None else (diag.source.text if diag.source is not None else None)
+        if module is None:
+            continue
+        if module not in aliases_of:
+            aliases_of[module] = location_aliases(module)
+        diag.notes.extend(python_source_notes(diag, module, aliases_of[module]))
     return diagnostics

@@ -29,8 +29,10 @@ No environment switch (``TTD_LOWER=1``): triton-ascend 3.2.0 reads no plugin or 
 and the only ways to run code at interpreter start (a ``.pth`` file, ``sitecustomize``) run
 in every Python process of the environment, so the switch is the call above.
 
-Errors: :class:`UnsupportedTritonAscend` when the installed triton-ascend is not one this hook
+Errors: :class:`UnsupportedTritonAscend` when triton-ascend is missing or not one this hook
 knows (no ``ascend`` backend, an ``add_stages`` of another shape, no ``ttir`` stage);
+:class:`TritonAscendImportError` when it is installed but cannot be imported (a module it
+lacks, such as ``pybind11``, is named with its ``pip install``);
 :class:`transpiler.api.LoweringError` from the stage, whose diagnostics also name the
 kernel's Python line (:mod:`transpiler.pyloc`).  triton 3.2's ``compile`` re-raises any stage's
 exception as ``MLIRCompilationError`` with the diagnostics as its text; the LoweringError is its
@@ -49,7 +51,7 @@ from . import __version__
 from .api import LoweringError, lower
 from .pyloc import add_python_source_notes
 
-__all__ = ["STAGE", "UnsupportedTritonAscend", "enable", "disable", "is_enabled", "insert_stage", "lower_stage",
+__all__ = ["STAGE", "UnsupportedTritonAscend", "TritonAscendImportError", "enable", "disable", "is_enabled", "insert_stage", "lower_stage",
            "symbols_called", "LoweringError"]
 
 STAGE = "ttd_lower"
@@ -60,6 +62,16 @@ _state: Dict[str, Any] = {"options": None, "patched": None, "knob": None}
 
 class UnsupportedTritonAscend(RuntimeError):
     """The installed Triton / triton-ascend is not one the hook knows how to extend."""
+
+
+class TritonAscendImportError(ImportError):
+    """triton-ascend is installed but cannot be imported (a broken install, not an unsupported
+    one): the message names the exception and, for a missing module, the ``pip install`` that
+    fixes it (the 3.2.0 wheel imports ``pybind11`` without requiring it)."""
+
+    def __init__(self, error: BaseException, fix: Optional[str]):
+        hint = f"; {fix} next to it" if fix else ""
+        super().__init__(f"triton-ascend is installed but cannot be imported: {type(error).__name__}: {error}{hint}")
 
 
 def symbols_called(text: str) -> List[str]:
@@ -77,7 +89,8 @@ def lower_stage(src: Any, metadata: Optional[MutableMapping] = None, **lower_opt
     """The ``ttd_lower`` stage: TTIR (a module object or its text) in, lowered TTIR text out.
 
     ``lower_options`` go to :func:`transpiler.api.lower` as they are (``filename`` defaults to
-    ``<kernel>.ttir``, after the module's first public ``tt.func``).  ``metadata`` (Triton's
+    the file Triton wrote the text to, its dump or its cache copy, else ``<kernel>.ttir``, after
+    the module's first public ``tt.func``, with a note on how to get it: ``triton_files.py``).  ``metadata`` (Triton's
     per-kernel dict) gets ``ttd_lower_symbols``: :func:`symbols_called` of the result.
 
     Raises:
@@ -85,13 +98,20 @@ def lower_stage(src: Any, metadata: Optional[MutableMapping] = None, **lower_opt
             Python line of the op (from its ``loc``) when the module has locations.
     """
     text = src if isinstance(src, str) else str(src)
-    if "filename" not in lower_options:
-        m = re.search(r"tt\.func\s+(?:public\s+)?@\"?([\w$.-]+)", text)
-        lower_options = dict(lower_options, filename=f"{m.group(1) if m else 'kernel'}.ttir")
+    m = re.search(r"tt\.func\s+(?:public\s+)?@\"?([\w$.-]+)", text)
+    kernel = m.group(1) if m else "kernel"
+    named = "filename" in lower_options
+    if not named:
+        lower_options = dict(lower_options, filename=f"{kernel}.ttir")
     try:
         out = lower(text, **lower_options)
     except LoweringError as e:
-        raise LoweringError(add_python_source_notes(e.diagnostics, text)) from None
+        diagnostics = add_python_source_notes(e.diagnostics, text)
+        if not named:
+            from .triton_files import name_the_file
+
+            name_the_file(diagnostics, text, lower_options["filename"], kernel, metadata)
+        raise LoweringError(diagnostics) from None
     if metadata is not None:
         metadata["ttd_lower_symbols"] = symbols_called(out)
     return out
@@ -125,8 +145,13 @@ def _triton():
     try:
         import triton
         from triton.backends import backends
-    except Exception as e:  # not installed, or a broken install (backend discovery raises RuntimeError)
-        raise UnsupportedTritonAscend(f"triton-ascend cannot be imported: {type(e).__name__}: {e}") from e
+    except ModuleNotFoundError as e:
+        if e.name == "triton":
+            raise UnsupportedTritonAscend("triton-ascend is not installed (no module 'triton'): "
+                                          "pip install triton-ascend (3.2.0 has wheels for CPython 3.9-3.11)") from e
+        raise TritonAscendImportError(e, f"pip install {e.name.split('.')[0]}" if e.name else None) from e
+    except Exception as e:  # a broken install (backend discovery raises RuntimeError)
+        raise TritonAscendImportError(e, None) from e
     return triton, backends
 
 
@@ -226,6 +251,7 @@ def enable(**lower_options) -> None:
 
     Raises:
         UnsupportedTritonAscend: triton-ascend is missing or of a shape the hook does not know.
+        TritonAscendImportError: triton-ascend is installed but its import fails (says what to install).
         TypeError: an option :func:`transpiler.api.lower` does not take.
     """
     _check_options(lower_options)

@@ -7,8 +7,8 @@
 // or the base to a wait of more than one barrier.  The wait wrapper polls slots 64 / sizeof(T)
 // elements apart, and the NPU does not keep concurrent writes to one 64-byte line coherent.
 
-// CHECK: within split at {{.*}}lint_barrier_slot_stride.mlir:1 offset :18:5: warning: 'tt.addptr' op signal slots %flags + k * 4 are 16 bytes apart (4 x sizeof(i32)), not a multiple of 64: the wait wrapper polls slots 64 bytes apart (64 / sizeof(T) elements) and the NPU does not keep concurrent writes to one 64-byte line coherent, so the kernel may hang or read a torn flag [barrier-slot-stride]
-// CHECK: offset :20:5: note: the slot is signalled by this notify
+// CHECK: {{.*}}lint_barrier_slot_stride.mlir:18:5: warning: 'tt.addptr' op signal slots %flags + k * 4 are 16 bytes apart (4 x sizeof(i32)), not a multiple of 64: the wait wrapper polls slots 64 bytes apart (64 / sizeof(T) elements) and the NPU does not keep concurrent writes to one 64-byte line coherent, so the kernel may hang or read a torn flag [barrier-slot-stride]
+// CHECK: {{.*}}lint_barrier_slot_stride.mlir:20:5: note: the slot is signalled by this notify
 module {
   tt.func public @packed_slots(%flags: !tt.ptr<i32>, %rank: i32, %peer: i32) {
     %c4_i32 = arith.constant 4 : i32
@@ -74,6 +74,29 @@ module {
     %ready = distributed.consume_token %data, %tok, : !tt.ptr<f32>, i32 -> !tt.ptr<f32>
     %x = tt.load %ready : !tt.ptr<f32>
     tt.store %data, %x : !tt.ptr<f32>
+    tt.return
+  }
+}
+
+// -----
+
+// The stride of a product of constants is their product (issue 25, item 6): (rank * 4) * 4
+// i32 slots are 64 bytes apart, silent; 4 * (2 * rank) are 32 bytes apart, a warning that says 8.
+module {
+  tt.func public @nested_products(%flags: !tt.ptr<i32>, %rank: i32, %peer: i32) {
+    %c2_i32 = arith.constant 2 : i32
+    %c4_i32 = arith.constant 4 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %t = arith.muli %rank, %c4_i32 : i32
+    %off = arith.muli %t, %c4_i32 : i32
+    %slot = tt.addptr %flags, %off : !tt.ptr<i32>, i32
+    "distributed.notify"(%slot, %c1_i64, %peer) <{commScope = 3 : i32, sigOp = 1 : i32}> : (!tt.ptr<i32>, i64, i32) -> ()
+    %u = arith.muli %c2_i32, %rank : i32
+    %off2 = arith.muli %c4_i32, %u : i32
+    // expected-warning@+1 {{signal slots %flags + k * 8 are 32 bytes apart (8 x sizeof(i32))}}
+    %slot2 = tt.addptr %flags, %off2 : !tt.ptr<i32>, i32
+    // expected-note@+1 {{the slot is signalled by this notify}}
+    "distributed.notify"(%slot2, %c1_i64, %peer) <{commScope = 3 : i32, sigOp = 1 : i32}> : (!tt.ptr<i32>, i64, i32) -> ()
     tt.return
   }
 }

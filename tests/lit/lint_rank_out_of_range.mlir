@@ -4,8 +4,8 @@
 // Lint rule rank-out-of-range (issue 17, rule 5): a constant rank given to symm_at or notify
 // that is negative names no PE (get_rank's -1 is an axis, not a rank).
 
-// CHECK: within split at {{.*}}lint_rank_out_of_range.mlir:1 offset :15:5: warning: 'distributed.symm_at' op rank -1 is negative: no PE has it (ranks are 0 to get_num_ranks - 1) [rank-out-of-range]
-// CHECK: offset :12:5: note: the rank is this constant
+// CHECK: {{.*}}lint_rank_out_of_range.mlir:15:5: warning: 'distributed.symm_at' op rank -1 is negative: no PE has it (ranks are 0 to get_num_ranks - 1) [rank-out-of-range]
+// CHECK: {{.*}}lint_rank_out_of_range.mlir:12:5: note: the rank is this constant
 module {
   tt.func public @minus_one(%buf: !tt.ptr<f32>, %flags: !tt.ptr<i32>) {
     // expected-note@+1 {{the rank is this constant}}

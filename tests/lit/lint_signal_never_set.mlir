@@ -5,8 +5,8 @@
 // kernel argument, where the module's SET notifies on that argument all write other values
 // and no ADD notify targets it: the wait never returns.
 
-// CHECK: within split at {{.*}}lint_signal_never_set.mlir:1 offset :18:5: warning: 'distributed.wait' op waits for 2 on slots of %flags, but no notify sets that value: the SET notifies on %flags write 1 and no ADD notify targets it, so this wait never returns [signal-never-set]
-// CHECK: offset :16:5: note: this notify sets 1
+// CHECK: {{.*}}lint_signal_never_set.mlir:18:5: warning: 'distributed.wait' op waits for 2 on slots of %flags, but no notify sets that value: the SET notifies on %flags write 1 and no ADD notify targets it, so this wait never returns [signal-never-set]
+// CHECK: {{.*}}lint_signal_never_set.mlir:16:5: note: this notify sets 1
 module {
   tt.func public @epoch_mismatch(%data: !tt.ptr<f32>, %flags: !tt.ptr<i32>, %peer: i32, %n: i32) {
     %c2_i32 = arith.constant 2 : i32

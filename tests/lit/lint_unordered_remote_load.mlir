@@ -6,11 +6,11 @@
 // tt.addptr / tt.splat / tt.broadcast / loop-carried values, with no consume_token of the
 // wait's token on the way and no barrier between: the load may be moved above the wait.
 
-// CHECK: within split at {{.*}}lint_unordered_remote_load.mlir:1 offset :23:5: warning: 'tt.load' op reads symmetric memory after a 'distributed.wait', but its pointer %far does not depend on the wait's token (no 'distributed.consume_token' on its derivation), so the load may be moved above the wait and read the buffer before the peers wrote it [unordered-remote-load]
+// CHECK: {{.*}}lint_unordered_remote_load.mlir:23:5: warning: 'tt.load' op reads symmetric memory after a 'distributed.wait', but its pointer %far does not depend on the wait's token (no 'distributed.consume_token' on its derivation), so the load may be moved above the wait and read the buffer before the peers wrote it [unordered-remote-load]
 // CHECK-NEXT: %x = tt.load %far : !tt.ptr<f32>
 // CHECK-NEXT: ^
-// CHECK-NEXT: offset :20:5: note: the wait it must be ordered after
-// CHECK: offset :18:5: note: the symmetric buffer comes from this 'distributed.symm_at'
+// CHECK-NEXT: {{.*}}lint_unordered_remote_load.mlir:20:5: note: the wait it must be ordered after
+// CHECK: {{.*}}lint_unordered_remote_load.mlir:18:5: note: the symmetric buffer comes from this 'distributed.symm_at'
 module {
   tt.func public @token_on_the_value(%buf: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %peer: i32, %n: i32) {
     %c1_i32 = arith.constant 1 : i32

@@ -4,7 +4,7 @@
 // Lint rule unused-wait-token (issue 17, rule 2): a wait whose token no consume_token uses
 // orders nothing: every access that depends on the wait may be moved above it.
 
-// CHECK: within split at {{.*}}lint_unused_wait_token.mlir:1 offset :14:5: warning: 'distributed.wait' op token %tok is used by no 'distributed.consume_token': nothing orders the accesses that depend on this wait after it [unused-wait-token]
+// CHECK: {{.*}}lint_unused_wait_token.mlir:14:5: warning: 'distributed.wait' op token %tok is used by no 'distributed.consume_token': nothing orders the accesses that depend on this wait after it [unused-wait-token]
 // CHECK-NEXT: %tok = distributed.wait %flag, %n, %c1_i32, scope = gpu semantic = acquire : !tt.ptr<i32>, i32, i32 -> i32
 // CHECK-NEXT: ^
 module {

@@ -8,9 +8,13 @@ Two tools the tests use cannot live in the suite's own environment on every Pyth
   0.0.24 release that 3.9 can install lacks ``CHECK-NEXT`` after ``CHECK-LABEL``.
 
 :func:`ensure` makes such an environment once, with an interpreter whose version fits (this
-one, ``$TTD_SIDE_PYTHON``, ``python3.N`` on ``PATH``, or a pyenv version), and keeps it in
-``$TTD_DOWNSTREAM_CACHE/venvs`` (default ``~/.cache/ttd-downstream/venvs``) next to the
-downstream tools; later runs reuse it.  Standard library only; run as a script
+one, ``$TTD_SIDE_PYTHON``, ``python3.N`` on ``PATH``, or a pyenv version), and keeps it in the
+``venvs`` folder of the project's one cache, ``$TTD_LOWER_CACHE`` (default
+``~/.cache/ttd-lower``), next to the downstream tools' ``downstream`` folder
+(``verify-downstream``'s ``project_cache()``); later runs reuse it.  ``$TTD_DOWNSTREAM_CACHE``,
+the older variable, still works: ``$TTD_DOWNSTREAM_CACHE/venvs``.  An environment that an
+earlier version made in ``~/.cache/ttd-downstream/venvs`` is used where it is (no second
+download).  Standard library only; run as a script
 (``python tests/tools/side_venv.py NAME``) it prepares one of :data:`SPECS` and prints its python.
 """
 
@@ -38,9 +42,33 @@ class SideVenvError(Exception):
     """The environment could not be made (no fitting interpreter, no network, pip failed)."""
 
 
+VENVS = "venvs"  # the folder of the project's cache that holds the environments
+LEGACY = Path("~/.cache/ttd-downstream") / VENVS  # where versions before issue 24 made them
+
+
+def _verify_downstream() -> dict:
+    """The globals of ``verify-downstream`` (next to this file; no ``.py``, so not importable)."""
+    import runpy
+
+    return runpy.run_path(str(Path(__file__).with_name("verify-downstream")), run_name="verify_downstream")
+
+
 def cache_root() -> Path:
-    base = os.environ.get("TTD_DOWNSTREAM_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ttd-downstream")
-    return Path(base) / "venvs"
+    """The folder of the environments: ``$TTD_DOWNSTREAM_CACHE/venvs`` when that older variable
+    is set, else ``venvs`` of the project's cache (``$TTD_LOWER_CACHE``, ``~/.cache/ttd-lower``)."""
+    older = os.environ.get("TTD_DOWNSTREAM_CACHE")
+    if older:
+        return Path(older).expanduser().absolute() / VENVS
+    return Path(_verify_downstream()["project_cache"]()) / VENVS
+
+
+def _earlier(venv: Path) -> Optional[Path]:
+    """The same environment, complete, where an earlier version made it; only when no cache
+    variable is set (so a chosen cache is never bypassed)."""
+    if os.environ.get("TTD_LOWER_CACHE") or os.environ.get("TTD_DOWNSTREAM_CACHE"):
+        return None
+    old = LEGACY.expanduser() / venv.name
+    return old if (old / ".ttd-complete").exists() else None
 
 
 def _version(python: str) -> Optional[Tuple[int, int]]:
@@ -98,6 +126,9 @@ def ensure(name: str, extra: Sequence[str] = ()) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     venv = root / f"{name}-py{version[0]}{version[1]}-{key}"
     done = venv / ".ttd-complete"
+    earlier = None if done.exists() else _earlier(venv)
+    if earlier is not None:
+        return earlier / "bin"
     with open(root / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel runs make it once
         if not done.exists():

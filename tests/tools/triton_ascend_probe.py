@@ -12,6 +12,7 @@ Commands:
   distributed TARGET FILE     the hooked ttd_lower, then the real ttadapter, on a TTIR file
   error FILE                  the hooked ttd_lower on a TTIR file that cannot be lowered
   compile_error               triton.compile of a kernel whose ttd_lower stage raises LoweringError
+  located_error               the same, the error located in the stage's text (which file it names)
 """
 
 import json
@@ -97,6 +98,21 @@ def cmd_compile_error():
     return {"error": compile_plain_kernel("npu")}
 
 
+def cmd_located_error():
+    """triton.compile of a kernel whose ttd_lower stage raises a LoweringError located in the
+    text it was given (at 1:1, under the name the stage gives that text)."""
+    import transpiler.triton_ascend as hook
+    from transpiler.api import LoweringError
+    from transpiler.diagnostics import Diagnostic
+    from transpiler.ir.source import Source
+
+    def failing_lower(text, **options):
+        raise LoweringError([Diagnostic("error", "probe: located here", Source(text, options["filename"]), 0)])
+
+    hook.lower = failing_lower
+    return {"error": compile_plain_kernel("npu")}
+
+
 def cmd_distributed(target_name, path):
     _backend, options, stages = backend_stages(target_name)
     metadata = {"hash": "probe", "target": target(target_name), **options.__dict__}  # as triton.compile
@@ -128,7 +144,7 @@ def main(argv):
     snippet, command, args = argv[0], argv[1], argv[2:]
     exec(compile(Path(snippet).read_text(), snippet, "exec"), {"__name__": "__main__"})
     commands = {"stages": cmd_stages, "plain": cmd_plain, "distributed": cmd_distributed, "error": cmd_error,
-                "compile_error": cmd_compile_error}
+                "compile_error": cmd_compile_error, "located_error": cmd_located_error}
     result = commands[command](*args)
     import triton
 

@@ -8,7 +8,7 @@ writes to one 64-byte line coherent), SPEC.md section 1 (operands of wait, notif
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from ..ir.core import BlockArgument, Operation, Value
 from ..ir.dialects.distributed import SIGNAL_OP
@@ -74,6 +74,9 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
         return []
     findings = []
     written: Optional[set] = None
+    # per (root, width): the values its notifies set, or None when one is not a constant SET;
+    # made once, so that each wait costs the same however many notifies there are (issue 25)
+    set_values: Dict[Tuple[Value, int], Optional[Set[int]]] = {}
     for wait in facts.waits:
         if len(operands(wait) or ()) != 3:
             continue  # a predicated wait (Triton 3.7) may never run
@@ -83,10 +86,12 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
         notifies = by_root.get(root, [])
         if value is None or root not in arguments or not notifies or getattr(element, "width", None) is None:
             continue
-        if any(op != SET or signal is None for _n, op, signal in notifies):
-            continue
         width = element.width
-        if any(wrap(signal, width) == wrap(value, width) for _n, _op, signal in notifies):
+        key = (root, width)
+        if key not in set_values:
+            set_values[key] = _values_set(notifies, width)
+        values = set_values[key]
+        if values is None or wrap(value, width) in values:
             continue
         if written is None:
             written = _other_writes(facts, roots)
@@ -94,13 +99,21 @@ def signals_never_set(facts: FunctionFacts, is_called: Callable[[Operation], boo
                 return findings
         if root in written:
             continue
-        values = ", ".join(sorted({str(wrap(s, width)) for _n, _o, s in notifies}, key=int))
         findings.append(Finding(
             SIGNAL_NEVER_SET, wait,
             f"waits for {value} on slots of {describe(root)}, but no notify sets that value: the SET notifies on "
-            f"{describe(root)} write {values} and no ADD notify targets it, so this wait never returns",
+            f"{describe(root)} write {', '.join(map(str, sorted(values)))} and no ADD notify targets it, so this "
+            f"wait never returns",
             [(n, f"this notify sets {wrap(s, width)}") for n, _o, s in notifies]))
     return findings
+
+
+def _values_set(notifies, width: int) -> Optional[Set[int]]:
+    """The values (wrapped to ``width`` bits) the notifies set; None when one of them is an ADD
+    or its signal is not a constant."""
+    if any(op != SET or signal is None for _n, op, signal in notifies):
+        return None
+    return {wrap(signal, width) for _n, _op, signal in notifies}
 
 
 def _other_writes(facts: FunctionFacts, roots: Dict[Value, Optional[Value]]) -> Optional[set]:
@@ -158,12 +171,32 @@ def barrier_slot_strides(facts: FunctionFacts) -> List[Finding]:
 
 
 def _stride(addptr: Operation):
-    """(base, C, element type) of ``tt.addptr %base, (arith.muli %k, C)`` with k not constant."""
+    """(base, C, element type) of ``tt.addptr %base, (arith.muli %k, C)`` with k not constant;
+    when k is itself ``arith.muli %j, C2`` (and so on), C is the product of the constants: the
+    slots of ``(rank * 4) * 4`` are 16 elements apart (issue 25)."""
     values = operands(addptr)
     if values is None or len(values) != 2:
         return None
     base, offset = values
-    mul = producer(offset)
+    found = _constant_factor(offset)
+    if found is None:
+        return None
+    scale, variable = found
+    seen = {offset}
+    while variable not in seen:  # the variable factor a product with a constant too: multiply it in
+        seen.add(variable)
+        inner = _constant_factor(variable)
+        if inner is None:
+            break
+        scale, variable = scale * inner[0], inner[1]
+    element = pointee(base)
+    return (base, scale, element) if element is not None else None
+
+
+def _constant_factor(value: Optional[Value]) -> Optional[Tuple[int, Value]]:
+    """(C, k) when ``value`` is ``arith.muli`` of a constant C and a value k that is not one
+    (either order); else None (both constant: a constant offset, not a stride)."""
+    mul = producer(value)
     if mul is None or mul.name != "arith.muli":
         return None
     factors = operands(mul)
@@ -171,10 +204,8 @@ def _stride(addptr: Operation):
         return None
     constants = [int_constant(v) for v in factors]
     if (constants[0] is None) == (constants[1] is None):
-        return None  # both constant: a constant offset, not a stride; neither: no constant stride
-    scale = constants[0] if constants[0] is not None else constants[1]
-    element = pointee(base)
-    return (base, scale, element) if element is not None else None
+        return None
+    return (constants[0], factors[1]) if constants[0] is not None else (constants[1], factors[0])
 
 
 def negative_ranks(facts: FunctionFacts) -> List[Finding]:

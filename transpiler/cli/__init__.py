@@ -1,6 +1,6 @@
 """The ``ttd-lower`` command line.
 
-``ttd-lower IN [-o OUT]``: lower the distributed ops of a TTIR file.  ``-`` is stdin / stdout;
+``ttd-lower [options] <input file>``: lower the distributed ops of a TTIR file.  ``-`` is stdin / stdout;
 without ``-o`` the output goes to stdout, so the tool pipes.  Options follow ``mlir-opt``'s
 conventions (``options.py``): one or two dashes, ``--split-input-file[=MARKER]``, grouped help.
 
@@ -8,7 +8,8 @@ Exit status: 0 success, 1 errors in the input (diagnostics on stderr as
 ``file:line:col: error: message``, the source line and a caret), 2 usage errors, 3 internal
 errors (a short request for a bug report; the traceback only with ``--debug``), 128 + N when
 signal N (SIGINT, SIGTERM, SIGHUP) stopped it.  On any failure no output file is written and
-an existing one is left as it was.
+an existing one is left as it was.  A reader of stdout or stderr that goes away early changes
+nothing but what it sees (``output.reader_may_close``).
 
 The modules: ``options.py`` (argument conventions, help), ``output.py`` (input and output
 files), ``signals.py`` (signal clean-up), ``run.py`` (the chunks of one run).
@@ -24,13 +25,14 @@ import click
 
 from .. import BUG_REPORT_URL, __version__
 from .options import DEBUGGING, DIAGNOSTICS, GENERIC, LOWERING, PRINTING, GroupedCommand, GroupedOption, option
-from .output import read_input, write_file, write_output  # noqa: F401  (the CLI's I/O, importable from here)
+from .output import echo, echo_err, read_input, reader_may_close, write_file, write_output  # noqa: F401  (the CLI's I/O)
 
 STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importing it at start-up
 LINT_RULES = ("unordered-remote-load", "unused-wait-token", "signal-never-set", "barrier-slot-stride",
               "rank-out-of-range")  # transpiler.analysis.RULES, without importing it at start-up
 
 EXIT_OK, EXIT_INPUT_ERROR, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+USAGE_OPTIONS, USAGE_INPUT = "[options]", "<input file>"  # one usage line, as mlir-opt's: errors and --help
 DUMP_ENV = "MLIR_ENABLE_DUMP"  # Triton's switch: print the IR before and after every stage
 DUMP_PATH_ENV = "MLIR_DUMP_PATH"  # ... to this file (appended) instead of stderr
 
@@ -39,7 +41,7 @@ def _print_pipeline(ctx: click.Context, _param, value: bool) -> None:
     if value and not ctx.resilient_parsing:
         from ..pipeline import describe
 
-        click.echo(describe(), nl=False)
+        echo(describe(), nl=False)
         ctx.exit(EXIT_OK)
 
 
@@ -47,12 +49,12 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
     """``--version``: what ``click.version_option`` prints (``ttd-lower, version X``), without
     the translation look-ups that option makes at import."""
     if value and not ctx.resilient_parsing:
-        click.echo(f"ttd-lower, version {__version__}", color=ctx.color)
+        echo(f"ttd-lower, version {__version__}", color=ctx.color)
         ctx.exit(EXIT_OK)
 
 
-@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["--help", "-h"]})
-@click.argument("input_path", metavar="IN", default="-")
+@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["--help", "-h"]}, options_metavar=USAGE_OPTIONS)
+@click.argument("input_path", metavar=USAGE_INPUT, default="-")
 @option("-o", "--output", "output_path", value_name="<filename>", default=None,
         help="Output file ('-' or absent: stdout); written only when everything succeeded.")
 @option("--split-input-file", "split_marker", value_name="<marker>", implicit_value="// -----", default=None,
@@ -117,20 +119,23 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
          warnings_as_errors: bool, verify: Optional[str], debug: bool, generic: bool, print_debuginfo: bool,
          strip_debuginfo: bool, strip_comments: bool, dump_dir: Optional[str], override_dir: Optional[str],
          stop_after: Optional[str], timing: bool, print_before: bool, print_after: bool) -> None:
-    """ttd-lower: lower the Triton-distributed ops of the TTIR file IN to hivm.hir.custom ops.
+    """ttd-lower: lower the Triton-distributed ops of a TTIR file to hivm.hir.custom ops.
 
-    Everything that is not a distributed op is copied unchanged.  IN may be '-' for stdin.
+    Everything that is not a distributed op is copied unchanged.  The input file may be '-' for stdin.
     A file named <stem>.ttadapter.mlir is taken as already lowered (it is only re-printed).
     """
     from .signals import Interrupted, handling_signals
 
     if list_symbols:
-        click.echo(_load_symbols(symbol_list, device_library).listing(), nl=False)
+        echo(_load_symbols(symbol_list, device_library).listing(), nl=False)
         return
     if input_path == "-" and sys.stdin is not None and sys.stdin.isatty():
         raise click.UsageError("no input: give a TTIR file, or pipe one to stdin")
     if print_debuginfo and strip_debuginfo:
         raise click.UsageError("--mlir-print-debuginfo and --strip-debuginfo exclude each other")
+    for name, folder in (("--dump-dir", dump_dir), ("--override-dir", override_dir)):
+        if folder and os.path.exists(folder) and not os.path.isdir(folder):
+            raise click.UsageError(f"{name}: '{folder}' is not a folder")
     filename = "<stdin>" if input_path == "-" else input_path
     if split_marker == "":  # `--split-input-file=`: the default marker, as mlir-opt takes it
         split_marker = "// -----"
@@ -155,12 +160,14 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
                     strip_comments=strip_comments, dump_dir=dump_dir, override_dir=override_dir,
                     stop_after=stop_after, print_ir_before=print_before or env_dump,
                     print_ir_after=print_after or env_dump, ir_stream=ir_stream,
-                    notify=lambda message: click.echo(message, err=True), lint_only=lint_only)
+                    notify=echo_err, lint_only=lint_only)
                 outcome = run(text, filename, settings)
             except DiagnosticError as e:  # the input could not be read as text
-                print_diagnostics(e.diagnostics)
+                with reader_may_close(sys.stderr):
+                    print_diagnostics(e.diagnostics)
                 sys.exit(EXIT_INPUT_ERROR)
-            print_diagnostics(outcome.diagnostics)
+            with reader_may_close(sys.stderr):
+                print_diagnostics(outcome.diagnostics)
             if outcome.failed:
                 if output_path in (None, "-"):
                     write_output(None, outcome.text)  # as mlir-opt: the chunks that succeeded
@@ -168,26 +175,23 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
             if not lint_only:
                 write_output(output_path, outcome.text)
             if timing:
-                click.echo(timing_report(outcome.timings), err=True, nl=False)
+                echo_err(timing_report(outcome.timings), nl=False)
     except Interrupted as e:
         sys.exit(e.exit_code)
-    except BrokenPipeError:
+    except BrokenPipeError:  # a write outside the guarded ones (reader_may_close) lost its reader
         sys.exit(EXIT_INPUT_ERROR)
     except click.ClickException:
         raise  # usage errors: click prints them and exits 2
-    except OSError as e:  # dump or override folders that cannot be read or written
-        raise click.UsageError(f"{e.strerror or e}: '{e.filename}'" if e.filename else str(e)) from None
+    except OSError as e:  # a dump folder that cannot be made or written
+        raise click.UsageError(_folder_error(e, dump_dir)) from None
     except Exception:  # a bug: say so briefly, never a traceback unless asked
         if debug:
             import traceback
 
             traceback.print_exc()
-        click.echo(
-            f"ttd-lower: internal error while processing '{filename}'. This is a bug; please report it at "
-            f"{BUG_REPORT_URL} with the input file and this command line"
-            + ("." if debug else " (rerun with --debug for a traceback)."),
-            err=True,
-        )
+        echo_err(f"ttd-lower: internal error while processing '{filename}'. This is a bug; please report it at "
+                 f"{BUG_REPORT_URL} with the input file and this command line"
+                 + ("." if debug else " (rerun with --debug for a traceback)."))
         sys.exit(EXIT_INTERNAL)
 
 
@@ -215,10 +219,19 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             if stream is not None:
-                stream.flush()
+                with reader_may_close(stream):
+                    stream.flush()
         except (OSError, ValueError):
             code = code or EXIT_USAGE
     os._exit(code)
+
+
+def _folder_error(e: OSError, dump_dir: Optional[str]) -> str:
+    """A usage error's text for ``e``, naming ``--dump-dir`` when it is about that folder
+    (worded as ``-o``'s: ``cannot write 'PATH': REASON``)."""
+    where = f"'{e.filename}'" if e.filename else "a file"
+    name = "--dump-dir: " if dump_dir and e.filename and str(e.filename).startswith(dump_dir) else ""
+    return f"{name}cannot write {where}: {e.strerror or e}"
 
 
 def _load_symbols(symbol_list: Optional[str], device_library: str = "bundled"):
@@ -249,6 +262,6 @@ def _ir_dump_from_environment(text: str):
             with open(path, "a", encoding="utf-8") as f:
                 f.write(chunk)
         else:
-            click.echo(chunk, err=True, nl=False)
+            echo_err(chunk, nl=False)
 
     return enabled, stream

@@ -61,6 +61,29 @@ class GroupedCommand(click.Command):
         :func:`long_spellings` the short options)."""
         return super().parse_args(ctx, long_spellings(self, normalize_args(self, args)))
 
+    def main(self, *args, standalone_mode: bool = True, **kwargs):
+        """click's ``main``; in standalone mode a usage error is shown and exits 2 also when
+        stderr's reader has gone (click itself would exit 1 on that ``EPIPE``)."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        import sys
+
+        from .output import reader_may_close
+
+        try:
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as e:
+            with reader_may_close(sys.stderr):
+                e.show()
+            sys.exit(e.exit_code)
+        except click.Abort:
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+    def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The usage line of errors, the one ``--help`` prints: ``USAGE: ttd-lower [options] <input file>``."""
+        formatter.write(f"USAGE: {usage_line(self, ctx)}\n")
+
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """Write :func:`render_help`'s text."""
         formatter.write(render_help(self, ctx))
@@ -83,7 +106,9 @@ class GroupedCommand(click.Command):
 def _show_help(ctx: click.Context, _param, value: bool) -> None:
     """The help option's action, as click's: print the help and exit."""
     if value and not ctx.resilient_parsing:
-        click.echo(ctx.get_help(), color=ctx.color)
+        from .output import echo
+
+        echo(ctx.get_help(), color=ctx.color)
         ctx.exit()
 
 
@@ -186,13 +211,18 @@ def _signature(p: click.Option) -> str:
     return text + (f" (also {', '.join(aliases)})" if aliases else "")
 
 
+def usage_line(command: click.Command, ctx: click.Context) -> str:
+    """``ttd-lower [options] <input file>``: what click's usage errors print after ``Usage:``."""
+    return " ".join([ctx.command_path, *command.collect_usage_pieces(ctx)])
+
+
 def render_help(command: click.Command, ctx: click.Context) -> str:
     """The whole ``--help`` text."""
     overview = (command.help or "").strip().split("\n\n")
     lines = [f"OVERVIEW: {' '.join(overview[0].split())}", ""]
     for paragraph in overview[1:]:
         lines += [" ".join(paragraph.split()), ""]
-    lines += [f"USAGE: {ctx.command_path} [options] <input file>", "", "OPTIONS:", ""]
+    lines += [f"USAGE: {usage_line(command, ctx)}", "", "OPTIONS:", ""]
     rows: Dict[str, List[Tuple[str, str]]] = {g: [] for g in GROUPS}
     for p in command.get_params(ctx):
         if not isinstance(p, click.Option) or p.hidden:

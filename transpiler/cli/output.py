@@ -5,14 +5,19 @@ file is written through :func:`transpiler.fileio.write_atomic`, so that on any f
 signal, nothing is written and an existing file stays as it was; a symlink is written through,
 and a device or FIFO (``/dev/null``, a pipe) is written to directly, since renaming over it
 would replace it.
+
+A reader that goes away early (``ttd-lower k.ttir 2>&1 | head -1``) changes nothing but what
+it sees: on ``EPIPE`` the stream is pointed at ``/dev/null`` and the run goes on to the exit
+status it would have had (:func:`reader_may_close`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
-from typing import Optional
+from typing import IO, Iterator, Optional
 
 import click
 
@@ -49,6 +54,39 @@ def read_input(path: str) -> str:
                                                  f"TTIR is UTF-8 text", source, len(good))]) from None
 
 
+def discard(stream: Optional[IO[str]]) -> None:
+    """Point ``stream``'s file descriptor at ``/dev/null`` (its reader has gone): what is still
+    buffered, and every later write, go nowhere instead of failing again."""
+    try:
+        fd = stream.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+    except (AttributeError, OSError, ValueError):  # no descriptor (a test's buffer)
+        return
+    os.dup2(null, fd)
+    os.close(null)
+
+
+@contextlib.contextmanager
+def reader_may_close(stream: Optional[IO[str]]) -> Iterator[None]:
+    """Run the block, which writes to ``stream``; if the stream's reader has gone (``EPIPE``),
+    :func:`discard` the stream and carry on, as if the text had been read."""
+    try:
+        yield
+    except BrokenPipeError:
+        discard(stream)
+
+
+def echo(text: str, err: bool = False, nl: bool = True, color: Optional[bool] = None) -> None:
+    """``click.echo``, carrying on when the stream's reader has gone."""
+    with reader_may_close(sys.stderr if err else sys.stdout):
+        click.echo(text, err=err, nl=nl, color=color)
+
+
+def echo_err(text: str, nl: bool = True) -> None:
+    """:func:`echo` to stderr (a stage's notice, timings, IR dumps)."""
+    echo(text, err=True, nl=nl)
+
+
 def write_file(path: str, text: str) -> None:
     """Write the output file ``path`` (see the module docstring).
 
@@ -76,8 +114,9 @@ def write_output(path: Optional[str], text: str) -> None:
         if sys.stdout is None:
             raise click.UsageError("stdout is closed: use -o FILE")
         try:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+            with reader_may_close(sys.stdout):
+                sys.stdout.write(text)
+                sys.stdout.flush()
         except OSError as e:
             raise click.UsageError(f"cannot write to stdout: {e.strerror or e}") from None
     else:

@@ -21,6 +21,7 @@ from ..ir.core import Block, BlockArgument, Module, Operation, OpResult, Region,
 from ..ir.dialect import lookup
 from .custom import print_hook
 from .format_printer import Printer, print_format
+from .location_text import one_line_location
 from .op_view import NameOf, OpView, PrintError, RegionPiece, _types, value_name
 
 
@@ -111,7 +112,7 @@ def op_pieces(op: Operation, name_of: NameOf, generic: bool = False, location: b
         pieces = generic_pieces(op, name_of)
     loc = op.location or (implicit_location(op) if generic else None)
     if location and loc:
-        pieces.append(" " + loc)
+        pieces.append(" " + one_line_location(loc))  # a source op's, as written: on this line
     return pieces
 
 
@@ -273,7 +274,7 @@ class ModulePrinter:
             text = f"{self.name_of(a)}: {a.type}"
             loc = a.location or (implicit_argument_location(block, index, a) if self.generic else None)
             if self.locations and loc:
-                text += f" {loc}"
+                text += f" {one_line_location(loc)}"
             parts.append(text)
         return f"{name}(" + ", ".join(parts) + "):"
 

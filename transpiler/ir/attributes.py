@@ -113,7 +113,7 @@ class ArrayAttr(Attribute):
     elements: Tuple[Attribute, ...]
 
     def __str__(self) -> str:
-        return "[" + ", ".join(map(str, self.elements)) + "]"
+        return nested_text(self)
 
     __repr__ = __str__
 
@@ -128,7 +128,7 @@ class DictAttr(Attribute):
         return dict(self.entries)
 
     def __str__(self) -> str:
-        return format_attr_dict(dict(self.entries), sort=True)
+        return nested_text(self)
 
     __repr__ = __str__
 
@@ -231,6 +231,29 @@ def unquote_string(literal: str) -> str:
     return out.decode("utf-8", errors="surrogateescape")
 
 
+def nested_text(attr: Attribute) -> str:
+    """``str(attr)`` for arrays and dictionaries nested to any depth: an explicit stack of the
+    pieces still to print, not one Python call per level (MLIR reads ``[[[...]]]`` 3 000 deep,
+    issue 25).  Dictionaries print as :func:`format_attr_dict` prints them."""
+    out = []
+    stack: list = [attr]  # attributes, and text to print as it is
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            out.append(item)
+        elif kind is ArrayAttr:
+            pieces: list = ["["]
+            for i, element in enumerate(item.elements):
+                pieces += [", ", element] if i else [element]
+            stack += reversed(pieces + ["]"])
+        elif kind is DictAttr:
+            stack += reversed(_dict_pieces(sorted(dict(item.entries).items())))
+        else:
+            out.append(str(item))
+    return "".join(out)
+
+
 def format_attr_name(name: str) -> str:
     """An attribute name as MLIR prints it: bare when it is an identifier, else quoted."""
     return name if _BARE_ID.match(name) else quote_string(name)
@@ -242,8 +265,15 @@ def format_attr_dict(attributes: Mapping[str, Attribute], sort: bool = True) -> 
     Unit attributes print as the bare name.  An empty mapping prints as ``{}``.
     """
     items = sorted(attributes.items()) if sort else list(attributes.items())
-    parts = [
-        format_attr_name(k) if isinstance(v, UnitAttr) else f"{format_attr_name(k)} = {v}"
-        for k, v in items
-    ]
-    return "{" + ", ".join(parts) + "}"
+    return "".join(p if type(p) is str else str(p) for p in _dict_pieces(items))
+
+
+def _dict_pieces(items) -> list:
+    """A dictionary's text as pieces: text, and the values (attributes) in their places."""
+    pieces: list = ["{"]
+    for i, (name, value) in enumerate(items):
+        if i:
+            pieces.append(", ")
+        pieces += [format_attr_name(name)] if isinstance(value, UnitAttr) else [format_attr_name(name) + " = ", value]
+    pieces.append("}")
+    return pieces

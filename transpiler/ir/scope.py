@@ -139,7 +139,7 @@ def resolve(op: Operation, name: str, type_hint: Optional[Type] = None, index: i
     Raises:
         DiagnosticError: no definition is visible and every enclosing region's arguments are
             known ("use of undeclared SSA value"), or the definition comes after the use in the
-            same block ("does not dominate this use").
+            same block of an SSACFG region ("does not dominate this use").
     """
     block = op.parent
     known = True
@@ -187,6 +187,8 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
     if not isinstance(value, OpResult) or value.op.parent is None or user.source is None:
         return value
     block = value.op.parent
+    if _in_graph_region(block):
+        return value
     node = user
     while node is not None and node.parent is not block:
         node = node.parent_op
@@ -199,6 +201,16 @@ def _dominating(value: Value, user: Operation, index: int, offset: Optional[int]
         diag.notes.append(Note("operand defined here (op in the same block)", *where))
         raise DiagnosticError([diag])
     return value
+
+
+def _in_graph_region(block: Block) -> bool:
+    """Whether ``block`` is the body of a module (also the implicit one at the top level):
+    ``builtin.module`` has only graph regions (MLIR's ``ModuleOp`` carries
+    ``GraphRegionNoTerminator``: ``RegionKindInterface`` with ``RegionKind::Graph``), where
+    dominance is not required, so an op there may use a value defined after it, also inside
+    its regions.  Every other region is taken as an SSACFG region."""
+    region = block.parent
+    return region is None or (region.parent is not None and region.parent.name in ("module", "builtin.module"))
 
 
 def _position(op: Operation) -> Optional[int]:

@@ -12,8 +12,9 @@ class Source:
     """The text an IR was parsed from, with its file name, for spans and diagnostics.
 
     ``split_line`` is set for a ``--split-input-file`` chunk: the line of the file where the
-    chunk starts.  Lines stay relative to the chunk and diagnostics say which chunk, as
-    ``mlir-opt`` does (``within split at FILE:N offset :L:C``).
+    chunk starts.  Lines are the file's (``line_col`` counts from it), as current ``mlir-opt``
+    gives them (llvm-project PR 150982), without a copy of the text before the chunk: the cost
+    of a chunk is its own length (issue 25).
     """
 
     text: str
@@ -23,7 +24,7 @@ class Source:
     _line_starts: Optional[List[int]] = attrs.field(default=None, init=False)
 
     def line_col(self, offset: int) -> Tuple[int, int]:
-        """1-based (line, column) of a character offset."""
+        """1-based (line, column) of a character offset; the line is the file's (``split_line``)."""
         if self._line_starts is None:
             starts = [0]
             find = self.text.find
@@ -33,14 +34,12 @@ class Source:
                 i = find("\n", i + 1)
             self._line_starts = starts
         idx = bisect.bisect_right(self._line_starts, offset) - 1
-        return idx + 1, offset - self._line_starts[idx] + 1
+        return idx + (self.split_line or 1), offset - self._line_starts[idx] + 1
 
     @property
     def display_name(self) -> str:
-        """How diagnostics name this text (the file, or the file's split chunk)."""
-        if self.split_line is None:
-            return self.filename
-        return f"within split at {self.filename}:{self.split_line} offset "
+        """How diagnostics name this text: its file (also for a split chunk)."""
+        return self.filename
 
     def line_text(self, offset: int) -> str:
         """The whole source line that contains ``offset`` (without its newline)."""

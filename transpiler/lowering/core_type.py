@@ -46,13 +46,21 @@ def is_rma_symbol(symbol: str) -> bool:
     return "getmem" in symbol or "putmem" in symbol or symbol.endswith("_nbi")
 
 
-def from_symbol_table(symbol: str, has_dot: bool) -> str:
-    """The legacy rule for unannotated extern_calls (``--core-type-fallback=symbol-table``)."""
+def annotation_for_symbol(symbol: str) -> str:
+    """The ``distributed.core_type`` the frontend writes on an extern_call of ``symbol``
+    (SPEC.md section 2.3): barriers of both halves ``cube_and_vector``, vector barriers and RMA
+    ``vector``, everything else ``cube_or_vector`` (decided by ``existDot`` at lowering)."""
     if symbol in _BARRIERS_BOTH:
-        return CUBE_AND_VECTOR
+        return "cube_and_vector"
     if symbol in _BARRIERS_VECTOR or is_rma_symbol(symbol):
-        return VECTOR
-    return inferred(has_dot)
+        return "vector"
+    return _INFERRED
+
+
+def from_symbol_table(symbol: str, has_dot: bool) -> str:
+    """The legacy rule for unannotated extern_calls (``--core-type-fallback=symbol-table``):
+    the frontend's annotation of the symbol, applied."""
+    return extern_call_core_type(annotation_for_symbol(symbol), symbol, has_dot)
 
 
 def extern_call_core_type(annotation: Optional[str], symbol: str, has_dot: bool, fallback: bool = False) -> str:

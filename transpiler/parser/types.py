@@ -14,6 +14,7 @@ from ..ir.types import FloatType, FunctionType, IndexType, IntegerType, NoneType
 
 _INT = re.compile(r"([su]?)i([1-9][0-9]*)\Z")
 _FLOATS = {"bf16", "f16", "f32", "f64", "f80", "f128", "tf32"}
+_SHAPED_KEYWORD_BLANKS = re.compile(r"(tensor|vector|memref|tuple|complex)[ \t\r\n]+(?=<)")
 
 
 class TypeSyntaxError(ValueError):
@@ -44,6 +45,9 @@ def parse_type(text: str) -> Type:
         return IndexType()
     if text == "none":
         return NoneType()
+    shaped = _SHAPED_KEYWORD_BLANKS.match(text)
+    if shaped:  # `tensor <4xf32>`: blanks between the keyword and `<` (MLIR's lexer skips them)
+        return parse_type(shaped.group(1) + text[shaped.end():])
     if not text.startswith(("!tt.ptr<", "tensor<", "(")):
         if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
             return OpaqueType(text)

@@ -32,3 +32,8 @@ register(
         custom_syntax=True,
     )
 )
+
+# triton-ascend's sub_vec_id(): the index of the vector sub-block that runs the program
+# (0 ... S-1, as i64), printed as in AscendNPU-IR's tests (`%2 = hivm.hir.get_sub_block_idx -> i64`).
+register(OpDef("hivm.hir.get_sub_block_idx", results=(ValueSpec("result"),), format="attr-dict `->` type($result)",
+               effects=NO_EFFECTS))

@@ -35,7 +35,7 @@ def aclshmem_p(dev, dst, value, pe, dtype=None):
     target = remote(dev, dst, int(pe))
     yield
     mem = dev.memory
-    mem.store(target, dtype, dtype.type(value) if dtype.kind == "f" else _wrap(value, dtype))
+    mem.store(target, dtype, _wrap(value, dtype) if dtype.kind in "iu" else dtype.type(value))  # f16, f32, bf16 as given
 
 
 def _wrap(value, dtype):

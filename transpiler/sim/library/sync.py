@@ -8,6 +8,7 @@ from functools import partial
 import numpy as np
 
 from ..blocking import Barrier, Park
+from ..dtypes import wrap_int
 from ..errors import Finding
 from ..memory import Ptr
 from . import C_TYPES, WAIT_TYPES, WAIT_UNTIL_TYPES, register
@@ -15,8 +16,7 @@ from .pe_query import team_members
 from .symmetric import remote
 
 SIGNAL_SET, SIGNAL_ADD = 0, 1  # ACLSHMEM_SIGNAL_SET / ACLSHMEM_SIGNAL_ADD
-CMP = {0: ("==", np.equal), 1: ("!=", np.not_equal), 2: (">", np.greater), 3: (">=", np.greater_equal),
-       4: ("<", np.less), 5: ("<=", np.less_equal)}  # ACLSHMEM_CMP_EQ ... ACLSHMEM_CMP_LE
+CMP = {0: "==", 1: "!=", 2: ">", 3: ">=", 4: "<", 5: "<="}  # ACLSHMEM_CMP_EQ ... ACLSHMEM_CMP_LE
 SLOT_BYTES = 64  # TTD_DATA_CACHE_LINE_BYTES: one barrier per cache line
 I32 = np.dtype(np.int32)
 
@@ -54,27 +54,55 @@ def aclshmemx_signal_op(dev, sig_addr, signal, sig_op, pe):
     target = remote(dev, sig_addr, int(pe))
     yield
     mem = dev.memory
-    value = np.int32(signal)
-    if sig_op == SIGNAL_ADD:
-        value = mem.load(target, I32)[()] + value
-    mem.store(target, I32, value)
+    value = int(signal)
+    if sig_op == SIGNAL_ADD:  # a hardware atomic add: wraps
+        value += int(mem.load(target, I32)[()])
+    mem.store(target, I32, wrap_int(value, I32))
 
 
 def aclshmem_signal_wait_until(dev, sig_addr, cmp, cmp_val):
     """``_mlir_ciface_aclshmem_signal_wait_until(sig_addr, cmp, cmp_val)``: spins while the
-    negated comparison of the local int32 with ``cmp_val`` holds (a code outside 0..5 compares
-    as ``<=``, as the C's default case); returns the value seen."""
-    return (yield from _spin(dev, sig_addr, I32, cmp, I32.type(cmp_val)))
+    negated comparison of the local int32 with ``cmp_val`` holds (a code outside 0..5 returns at
+    once, as SHMEM's switch without a default); returns the int32 at ``sig_addr`` read after
+    the wait (the host build's ``return *sig_addr``)."""
+    seen = yield from _spin(dev, sig_addr, I32, cmp, I32.type(cmp_val))
+    if seen is None:
+        yield
+        seen = dev.memory.load(sig_addr, I32)[()]
+    return seen
+
+
+def goes_on(v, cmp: int, value) -> bool:
+    """True while a wait for ``v <cmp> value`` polls on: SHMEM's **negated** comparison spelt
+    out per code, as ``ttd_wait_goes_on`` in ``ttd_aclshmem/wait.h`` spells it (GT polls while
+    ``v <= value``, ...), so a NaN (in ``v`` or ``value``) stops GT, GE, LT, LE and NE at once and
+    keeps EQ polling; a code outside 0-5 never polls (SPEC.md section 7)."""
+    if cmp == 0:
+        return bool(v != value)
+    if cmp == 1:
+        return bool(v == value)
+    if cmp == 2:
+        return bool(v <= value)
+    if cmp == 3:
+        return bool(v < value)
+    if cmp == 4:
+        return bool(v >= value)
+    if cmp == 5:
+        return bool(v > value)
+    return False
 
 
 def _spin(dev, ptr, dtype, cmp, value):
-    """CANN SHMEM's wait_until loop: read, stop when ``v <cmp> value``, else park."""
-    text, f = CMP.get(cmp, CMP[5])
+    """CANN SHMEM's wait_until loop (``ttd_wait_until``): a code outside 0-5 returns at once
+    without reading (None); else read, stop unless :func:`goes_on`, park; the value seen."""
+    if cmp not in CMP:
+        return None
+    text = CMP[cmp]
     mem = dev.memory
     while True:
         yield
         v = mem.load(ptr, dtype)[()]
-        if f(v, value):
+        if not goes_on(v, cmp, value):
             return v
         yield Park(int(ptr.addr), ptr.buf, dtype, f"{text} {value}")
 
@@ -97,19 +125,10 @@ def aclshmem_wait(dev, barriers, num_barriers, wait_value, dtype=None):
 
 def aclshmem_wait_until(dev, ivar, cmp, cmp_value, dtype=None):
     """``_mlir_ciface_aclshmem_wait_until_<T>(ivar, cmp, cmp_value)`` (ttd_wait_until): spins
-    while the negated comparison holds (a NaN under GT/GE/LT/LE returns at once: the negation of
-    a false comparison is what the C tests); returns nothing."""
-    text, f = CMP.get(cmp, CMP[5])
-    mem = dev.memory
-    value = dtype.type(cmp_value)
-    while True:
-        yield
-        v = mem.load(ivar, dtype)[()]
-        if cmp not in (0, 1) and (np.isnan(v) if dtype.kind == "f" else False):
-            return None
-        if f(v, value):
-            return None
-        yield Park(int(ivar.addr), ivar.buf, dtype, f"{text} {value}")
+    while the negated comparison holds (:func:`goes_on`: a NaN under GT/GE/LT/LE, or a code
+    outside 0-5, returns at once); returns nothing."""
+    yield from _spin(dev, ivar, dtype, cmp, dtype.type(cmp_value))
+    return None
 
 
 register("aclshmem_barrier_all", aclshmem_barrier_all, gen=True)

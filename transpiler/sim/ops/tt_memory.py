@@ -98,13 +98,23 @@ def atomic_rmw(p, st, args):
     if mem.writers is not None:
         mem.writer = p.run.op_key(st.op)
     f = RMW[st.rmw]
-    if f is None:
-        view[flat_idx] = v
-    elif st.rmw in UNSIGNED_RMW:
-        u = view.view(np.dtype(f"u{dtype.itemsize}"))
-        f.at(u, flat_idx, v.astype(u.dtype))
+    target, v = (view.view(np.dtype(f"u{dtype.itemsize}")), v.view(f"u{dtype.itemsize}")) \
+        if st.rmw in UNSIGNED_RMW else (view, v)
+    if flat_idx.size > 1 and np.unique(flat_idx).size < flat_idx.size:
+        # lanes sharing an address: one atomic after another, in lane order, each seeing the last
+        seq = np.empty(flat_idx.size, dtype)
+        for k, i in enumerate(flat_idx.tolist()):
+            seq[k] = view[i]
+            if f is None:
+                target[i] = v[k]
+            else:
+                f.at(target, [i], v[k:k + 1])
+        old = old.copy()
+        old.reshape(-1)[np.flatnonzero(np.ravel(live))] = seq
+    elif f is None:
+        target[flat_idx] = v
     else:
-        f.at(view, flat_idx, v)
+        f.at(target, flat_idx, v)
     mem._wrote(flat_idx, dtype.itemsize)
     mem.version += 1
     if mask is not None:
@@ -121,7 +131,16 @@ def atomic_cas(p, st, args):
     view = mem.view(dtype)
     old = view[idx].copy() if np.ndim(idx) else view[int(idx)]
     hit = old == cmp
-    if np.ndim(idx):
+    if np.ndim(idx) and np.unique(idx).size < idx.size:
+        # lanes sharing an address: one compare-and-swap after another, in lane order
+        cmps = np.broadcast_to(np.asarray(cmp, dtype=dtype), idx.shape).ravel()
+        vals = np.broadcast_to(np.asarray(val, dtype=dtype), idx.shape).ravel()
+        flat_old = old.reshape(-1)
+        for k, i in enumerate(idx.ravel().tolist()):
+            flat_old[k] = view[i]
+            if view[i] == cmps[k]:
+                view[i] = vals[k]
+    elif np.ndim(idx):
         view[idx[hit]] = np.broadcast_to(np.asarray(val, dtype=dtype), idx.shape)[hit]
     elif hit:
         view[int(idx)] = val

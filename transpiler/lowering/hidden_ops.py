@@ -1,0 +1,77 @@
+"""No distributed op passes through unread: the safety net of the ``ttir`` stage.
+
+The structure reader decides where each op ends from the tokens around it (SPEC.md section 3).
+Text it cannot read as MLIR reads it can still look like MLIR to it: after an invalid value name
+(``%%q = distributed.symm_at ...``) the ``{`` of a ``tt.func`` reads as an attribute dictionary,
+and the function's body, distributed ops included, as that dictionary's text.  Such an op would
+be copied to the output unlowered, with exit status 0.  Here every distributed op name in the
+source (custom form ``distributed.symm_at``, generic form ``"distributed.symm_at"(``) outside
+strings and comments must stand where the reader found a distributed op; any other is an error
+at its place (SPEC.md: bad input gets a located error, never a silent mis-lowering).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from typing import List, Optional
+
+from ..diagnostics import ERROR, Diagnostic, Note, op_location
+from ..ir.core import Module, Operation
+from ..ir.dialects.distributed import OPS
+
+_NAMES = "|".join(re.escape(d.name) for d in OPS)
+# a string (group 1: a generic op's name when it is one), a comment, or a bare op name (group 2)
+# where a token begins, not an attribute name (`{distributed.wait = 1}`)
+_OCCURRENCE = re.compile(r'"((?:' + _NAMES + r'))"(?=[ \t\r\n]*\()|"(?:[^"\\\n]|\\.)*"|//[^\n\r]*'
+                         r'|(?<![\w$.#!@%^"\-])(' + _NAMES + r')(?![\w$.\-])(?![ \t]*=(?!=))')
+
+
+# a comment between an op's results and its name (`%x = // note` on the line before the name)
+_COMMENT = re.compile(r"//[^\n\r]*")
+
+# what stands before a string that is a callee: an op's name, first on its line or after `=`
+_CALLEE = re.compile(r'(?:^|=)[ \t]*[A-Za-z_][\w$.]*[ \t]+\Z', re.M)
+
+
+def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
+    """An error for each distributed op name of ``module``'s source that is not the name of a
+    distributed op the reader found (each with a note naming the op whose text holds it)."""
+    source = module.source
+    if source is None or "distributed." not in source.text:
+        return []
+    ops = list(module.walk())
+    starts = sorted(op.span[0] for op in ops
+                    if op.name.startswith("distributed.") and op.span is not None and op.source is source)
+    problems = []
+    for m in _OCCURRENCE.finditer(source.text):
+        name = m.group(1) or m.group(2)
+        if name is None:
+            continue
+        at = m.start()
+        if m.group(1) is not None and _CALLEE.search(source.text, source.text.rfind("\n", 0, at) + 1, at):
+            continue  # `emitc.call_opaque "distributed.x"(...)`: a callee, no op (as the reader says)
+        i = bisect.bisect_right(starts, at) - 1
+        if i >= 0 and _name_of_op_at(source.text, starts[i], at):
+            continue
+        diag = Diagnostic(ERROR, f"'{name}' is not read as an op here, so it would not be lowered: the text "
+                                 f"before it is not what MLIR reads (an invalid value name, an unbalanced "
+                                 f"bracket?)", source, at)
+        holder = _innermost_holding(ops, source, at)
+        if holder is not None:
+            diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
+                                   *op_location(holder)))
+        problems.append(diag)
+    return problems
+
+
+def _name_of_op_at(text: str, start: int, at: int) -> bool:
+    """Whether the distributed op that begins at ``start`` has its name at ``at`` (after its
+    results ``%x = ``, if any)."""
+    between = _COMMENT.sub("", text[start:at])
+    return not between or (between.lstrip().startswith("%") and between.rstrip().endswith("="))
+
+
+def _innermost_holding(ops: List[Operation], source, at: int) -> Optional[Operation]:
+    holding = [op for op in ops if op.source is source and op.span is not None and op.span[0] <= at < op.span[1]]
+    return max(holding, key=lambda op: op.span[0]) if holding else None
