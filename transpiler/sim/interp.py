@@ -1,15 +1,19 @@
 """The interpreter: a module compiled once into per-block instruction lists, run as generators.
 
 Compiling (:class:`Compiler`, once per module and function) gives every SSA value of a function
-an integer slot of the function's frame (a list) and turns each op into an instruction
-``(fn, gen, operand slots, result slots, static, op)``: the op's implementation looked up once
-by name in :data:`transpiler.sim.ops.IMPLS`, its operands' slots, and what its ``prepare`` made.
+an integer slot of the function's frame (a list) and turns each op into an instruction: its
+implementation looked up once by name in :data:`transpiler.sim.ops.IMPLS`, with its operands'
+slots, its result slots and what its ``prepare`` made bound in.  A block's instructions are
+grouped into *segments*: a run of plain ops (closures ``run(p, frame)``, made by
+:mod:`transpiler.sim.closures`, run in a tight loop) ended by one op that is a point where another
+program may run: a memory access (``point``: the block yields once, then runs its closure) or a
+generator op (waits, notify, RMA, regions, calls: ``yield from``).
 An op without an implementation is a :class:`~transpiler.sim.errors.NotSimulated` error naming
 it, raised when its function is compiled (before anything runs).
 
 Running (:func:`run_region`, :func:`run_block`) is a generator: ops with regions and ops that
-touch global memory are generators themselves (``yield from``), so a whole program, however
-deeply nested, is one generator that the scheduler advances (SPEC.md section 7, "Schedules").
+touch global memory yield, so a whole program, however deeply nested, is one generator that the
+scheduler advances (SPEC.md section 7, "Schedules": it yields at exactly the points listed there).
 Each op is applied to whole numpy arrays: the Python cost is per op, not per element.
 """
 
@@ -21,6 +25,7 @@ import numpy as np
 
 from ..diagnostics import DiagnosticError
 from ..ir.attributes import StringAttr
+from .closures import instruction
 from .errors import Finding, NotSimulated
 from .ops import IMPLS, load_all
 from .reorder import reorder_targets
@@ -28,16 +33,20 @@ from .reorder import reorder_targets
 TERMINATORS = frozenset({"scf.yield", "tt.return", "tt.reduce.return", "tt.scan.return", "scf.condition",
                          "cf.br", "cf.cond_br", "func.return", "return"})
 RETURN = -1
+POINT, GEN, END = 0, 1, 2  # how a segment ends: a memory access, a generator op, the block's end
 
 
 class CompiledBlock:
-    """``code`` (instructions), ``arg_slots``, and the terminator: ``term_slots`` (values it
-    passes on) and, for branches, ``targets`` ``[(block index, slots)]`` and ``cond_slot``."""
+    """``segments`` ``[(plain closures, kind, last)]`` (``last``: the closure of a ``POINT`` op,
+    ``(fn, st, ins, outs)`` of a ``GEN`` op, None at ``END``), ``ops`` (the body's ops in order,
+    for locating findings), ``arg_slots``, and the terminator: ``term_slots`` (values it passes
+    on) and, for branches, ``targets`` ``[(block index, slots)]`` and ``cond_slot``."""
 
-    __slots__ = ("code", "arg_slots", "term_slots", "targets", "cond_slot", "n", "term_op")
+    __slots__ = ("segments", "ops", "arg_slots", "term_slots", "targets", "cond_slot", "n", "term_op")
 
     def __init__(self):
-        self.code: list = []
+        self.segments: list = []
+        self.ops: list = []
         self.arg_slots: List[int] = []
         self.term_slots: List[int] = []
         self.targets: Optional[list] = None
@@ -144,9 +153,18 @@ class Compiler:
         targets = reorder_targets(body)
         self._reorder.update(targets)
         self._reorder_waits.update(id(w) for w in targets.values())
+        plain: list = []
         for op in body:
-            cb.code.append(self.instruction(op))
-        cb.n = len(cb.code) + 1
+            kind, x = self.instruction(op)
+            cb.ops.append(op)
+            if kind == END:
+                plain.append(x)
+            else:
+                cb.segments.append((tuple(plain), kind, x))
+                plain = []
+        if plain:
+            cb.segments.append((tuple(plain), END, None))
+        cb.n = len(cb.ops) + 1
         if term is not None:
             cb.term_op = term
             self.terminator(cb, term, labels)
@@ -167,6 +185,8 @@ class Compiler:
             cb.term_slots = operands
 
     def instruction(self, op) -> tuple:
+        """``(kind, x)``: ``(END, closure)`` for a plain op, ``(POINT, closure)`` for a memory
+        access, ``(GEN, (fn, st, ins, outs))`` for a generator op."""
         impl = IMPLS.get(op.name)
         if impl is None:
             raise NotSimulated(f"is not simulated (no implementation of '{op.name}')", op=op)
@@ -182,7 +202,9 @@ class Compiler:
         outs = None if not results else (self.slot(results[0]) if len(results) == 1 else
                                          tuple(self.slot(r) for r in results))
         self.ops.append(op)
-        return (impl.fn, impl.gen, ins, outs, static, op)
+        if impl.gen:
+            return GEN, (impl.fn, static, ins, outs)
+        return (POINT if impl.point else END), instruction(impl, static, ins, outs)
 
     def snapshots_at(self, op) -> bool:
         """Whether some load may be reordered above the wait ``op`` (it then snapshots memory)."""
@@ -196,25 +218,29 @@ class Compiler:
 def run_block(p, cb: CompiledBlock, frame: list):
     """Run one block's ops on ``frame``; returns ``(next block index or RETURN, values)``."""
     p.run.ops += cb.n
-    op = None
+    k = 0  # index of the op running (in cb.ops)
     try:
-        for fn, gen, ins, outs, st, op in cb.code:
-            args = [frame[i] for i in ins]
-            if gen:
-                r = yield from fn(p, st, args, frame)
-            else:
-                r = fn(p, st, args)
-            if outs is None:
-                continue
-            if outs.__class__ is int:
-                frame[outs] = r
-            else:
-                for o, v in zip(outs, r):
-                    frame[o] = v
+        for plain, kind, last in cb.segments:
+            for run in plain:
+                run(p, frame)
+                k += 1
+            if kind == POINT:
+                yield
+                last(p, frame)
+            elif kind == GEN:
+                fn, st, ins, outs = last
+                r = yield from fn(p, st, [frame[i] for i in ins], frame)
+                if outs is not None:
+                    if outs.__class__ is int:
+                        frame[outs] = r
+                    else:
+                        for o, v in zip(outs, r):
+                            frame[o] = v
+            k += 1
     except Finding as f:
-        raise f.locate(op, p.rank, p.program)
+        raise f.locate(cb.ops[k], p.rank, p.program)
     except (ArithmeticError, ValueError, TypeError, IndexError) as e:
-        raise Finding(f"failed: {type(e).__name__}: {e}", op=op, rank=p.rank, program=p.program) from None
+        raise Finding(f"failed: {type(e).__name__}: {e}", op=cb.ops[k], rank=p.rank, program=p.program) from None
     if cb.targets is None:
         return RETURN, [frame[i] for i in cb.term_slots]
     if cb.cond_slot is None:

@@ -6,6 +6,9 @@
   to 256 bytes.  Memory nobody fills is zero.
 * A pointer value is a :class:`Ptr`: byte addresses (a Python/numpy int for ``!tt.ptr<T>``, an
   ``int64`` array for a tensor of pointers) and a provenance, the buffer it was derived from.
+  An :class:`OffsetPtr` is the same tensor of pointers kept as ``base + off * scale`` (a splat
+  pointer plus an offset tensor), so that an access checks its bounds from the offsets' range
+  (:mod:`transpiler.sim.access`); its ``addr`` is the materialized array.
 * Every load, store, atomic and RMA checks that each address it touches (where the mask is true)
   lies inside its provenance buffer, in some rank's heap, at an address aligned to the element
   size; else :class:`~transpiler.sim.errors.OutOfBounds` (the interpreter adds op, rank, program).
@@ -62,6 +65,36 @@ class Ptr:
 
     def __repr__(self) -> str:
         return f"<ptr {self.buf.name if self.buf else '?'} {self.addr!r}>"
+
+
+class OffsetPtr(Ptr):
+    """A tensor of pointers ``base + off * scale``: ``base`` a byte address (int), ``off`` an
+    integer array of element offsets (None: all zero, a splat), ``scale`` the element size in
+    bytes, ``buf`` the provenance.  ``addr`` is the int64 address array (made on first use)."""
+
+    __slots__ = ("base", "off", "scale", "dims", "_addr")
+
+    def __init__(self, base: int, off, scale: int, dims: Tuple[int, ...], buf: Optional[Buffer]):
+        self.base, self.off, self.scale, self.dims, self.buf = base, off, scale, dims, buf
+        self._addr = None
+
+    @property
+    def addr(self):
+        a = self._addr
+        if a is None:
+            if self.off is None:
+                a = np.full(self.dims, self.base, dtype=np.int64)
+            else:
+                a = self.base + self.off.astype(np.int64) * self.scale
+            self._addr = a
+        return a
+
+    @property
+    def shape(self) -> Tuple[int, ...]:
+        return self.dims
+
+    def map(self, f) -> Ptr:
+        return Ptr(f(self.addr), self.buf)
 
 
 class Memory:
@@ -130,7 +163,12 @@ class Memory:
             OutOfBounds: an address (where ``mask`` is true) outside ``ptr.buf`` in every heap,
                 or not aligned to ``itemsize``.
         """
-        g = np.asarray(ptr.addr, dtype=np.int64) - BASE
+        a = ptr.addr
+        if a.__class__ is int and mask is None:  # a scalar pointer: the same checks without numpy
+            g = a - BASE
+            if self._inside(ptr.buf, g, g, itemsize) and g % itemsize == 0:
+                return g // itemsize
+        g = np.asarray(a, dtype=np.int64) - BASE
         live = g if mask is None or mask is True else g[np.broadcast_to(mask, g.shape)]
         if live.size:
             lo, hi = int(live.min()), int(live.max())
@@ -168,17 +206,17 @@ class Memory:
     # ---- accesses ---------------------------------------------------------------------------
     def load(self, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
         """The elements at ``ptr`` (``other``, or 0, where ``mask`` is false)."""
-        idx = self.indices(ptr, dtype.itemsize, mask, "load")
-        values = self.view(dtype)[idx]
-        if mask is not None:
-            values = np.where(mask, values, dtype.type(0) if other is None else other).astype(dtype, copy=False)
-        return values
+        return masked(self.view(dtype)[self.indices(ptr, dtype.itemsize, mask, "load")], dtype, mask, other)
 
     def store(self, ptr: Ptr, dtype: np.dtype, values, mask=None) -> None:
         """Write ``values`` at ``ptr`` where ``mask`` is true."""
-        idx = self.indices(ptr, dtype.itemsize, mask, "store")
+        self.store_at(self.indices(ptr, dtype.itemsize, mask, "store"), dtype, values, mask)
+
+    def store_at(self, idx, dtype: np.dtype, values, mask=None) -> None:
+        """Write ``values`` at the checked element indices ``idx`` (of ``view(dtype)``) where
+        ``mask`` is true."""
         view = self.view(dtype)
-        if np.ndim(idx) == 0:
+        if idx.__class__ is int or np.ndim(idx) == 0:
             if mask is None or bool(mask):
                 view[int(idx)] = values
                 self._wrote(int(idx), dtype.itemsize)
@@ -229,11 +267,7 @@ class Memory:
 
     def load_from(self, snapshot: np.ndarray, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
         """:meth:`load` from a :meth:`snapshot` instead of the current memory."""
-        idx = self.indices(ptr, dtype.itemsize, mask, "load")
-        values = snapshot.view(dtype)[idx]
-        if mask is not None:
-            values = np.where(mask, values, dtype.type(0) if other is None else other).astype(dtype, copy=False)
-        return values
+        return masked(snapshot.view(dtype)[self.indices(ptr, dtype.itemsize, mask, "load")], dtype, mask, other)
 
     def buffers_of(self, rank: int) -> Dict[str, np.ndarray]:
         """Copies of every buffer of ``rank``, by name."""
@@ -241,3 +275,10 @@ class Memory:
 
     def names(self) -> List[str]:
         return list(self.buffers)
+
+
+def masked(values, dtype: np.dtype, mask, other):
+    """Loaded ``values`` with ``other`` (or 0) where ``mask`` is false."""
+    if mask is not None:
+        values = np.where(mask, values, dtype.type(0) if other is None else other).astype(dtype, copy=False)
+    return values

@@ -21,7 +21,11 @@ from .errors import Deadlock, Finding, StepLimit, format_program, op_note
 from .interp import call_function
 from .library.pe_query import team_members
 
-WAKE_EVERY = 64  # scheduler turns between two looks at the parked programs (also when none can run)
+#: scheduler turns between two looks at the parked programs (also when none can run); with more
+#: parked programs than this, at least as many turns as there are parked programs, so that
+#: re-polling them costs O(1) per turn (a failed poll changes nothing: fewer of them leave the
+#: reachable memories as they are)
+WAKE_EVERY = 64
 
 
 class Run:
@@ -64,7 +68,7 @@ class Program:
     """One program (or sub-block) of a launch; also the ``dev`` the library models run on."""
 
     __slots__ = ("rank", "pid", "grid", "sub_block", "program", "run", "snapshots", "memory", "n_ranks",
-                 "teams", "gen", "launch", "blocked")
+                 "teams", "gen", "launch", "blocked", "facts")
 
     def __init__(self, run: Run, launch, rank: int, pid, sub_block: Optional[int]):
         self.run = run
@@ -80,6 +84,7 @@ class Program:
         self.teams = run.teams
         self.blocked = None
         self.gen = None
+        self.facts: Dict[tuple, object] = {}  # transpiler.sim.access
 
 
 class ActiveLaunch:
@@ -121,13 +126,18 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
 
     for r in range(run.ranks):
         advance_rank(r)
-    turn = 0
+    turn = last_wake = 0
     seen_version = mem.version
     rng = run.rng
+    # randrange(n) for one positive int is _randbelow(n) (CPython 3.9 to 3.13): the same seeded
+    # sequence of schedules without randrange's argument checks
+    pick = getattr(rng, "_randbelow", rng.randrange)
     while True:
         turn += 1
-        if parked and (not runnable or turn % WAKE_EVERY == 0) and mem.version != seen_version:
-            seen_version = mem.version
+        if parked and (not runnable or (turn % WAKE_EVERY == 0 and (len(parked) <= WAKE_EVERY or
+                                                                  turn - last_wake >= len(parked)))) \
+                and mem.version != seen_version:
+            seen_version, last_wake = mem.version, turn
             still = []
             for p in parked:
                 (runnable if p.blocked.version != seen_version else still).append(p)
@@ -136,7 +146,7 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             if parked or any(arrivals.values()):
                 raise _deadlock(run, parked, arrivals, current)
             return
-        i = rng.randrange(len(runnable))
+        i = pick(len(runnable))
         p = runnable[i]
         try:
             item = p.gen.send(None)

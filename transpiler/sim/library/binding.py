@@ -28,7 +28,7 @@ class Binding(NamedTuple):
 
 
 def _pointer(value):
-    if value.__class__ is not Ptr:
+    if not isinstance(value, Ptr):
         raise Finding(f"passes {value!r} where the C function takes a pointer")
     return value
 

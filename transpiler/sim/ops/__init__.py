@@ -8,9 +8,16 @@ An implementation is registered with :func:`implements`::
 
 * ``prepare(op, compiler)``, run once per op when its function is compiled, returns the op's
   static data (result dtype, predicate, compiled regions, ...); the default is the op itself.
+* ``point=True`` marks an op that touches global memory in one indivisible action (loads,
+  stores, atomics): a plain function, before which the interpreter yields once, the point where
+  another program may run (SPEC.md section 7, "Schedules").
+* ``fast(st, ins, outs)``, optional, returns the op's instruction: a closure ``run(p, frame)``
+  that reads the operand slots ``ins`` of ``frame``, computes what ``fn`` would, and stores the
+  result in slot(s) ``outs`` (one Python call per op; :mod:`transpiler.sim.closures` makes one
+  for every other plain op).
 * ``gen=True`` marks a generator implementation (``r = yield from fn(p, st, args, frame)``,
   ``frame`` the running function's slots, for ops that run regions): every op
-  that touches global memory, atomics, notify, RMA, waits and ops with regions.  It yields
+  that may block or yields more than once (notify, RMA, waits) and ops with regions.  It yields
   ``None`` at each point where another program may run (SPEC.md section 7, "Schedules") and a
   :class:`~transpiler.sim.scheduler.Park` / ``Barrier`` where it blocks.
 * The return value is the op's result (one value), a tuple of them (several results), or None.
@@ -25,19 +32,22 @@ class Impl(NamedTuple):
     fn: Callable
     gen: bool
     prepare: Optional[Callable]
+    point: bool = False
+    fast: Optional[Callable] = None
 
 
 IMPLS: Dict[str, Impl] = {}
 
 
-def implements(*names: str, gen: bool = False, prepare: Optional[Callable] = None):
+def implements(*names: str, gen: bool = False, prepare: Optional[Callable] = None, point: bool = False,
+               fast: Optional[Callable] = None):
     """Register the decorated function as the implementation of the ops ``names``."""
 
     def register(fn):
         for name in names:
             if name in IMPLS:
                 raise ValueError(f"'{name}' is implemented twice")
-            IMPLS[name] = Impl(fn, gen, prepare)
+            IMPLS[name] = Impl(fn, gen, prepare, point, fast)
         return fn
 
     return register

@@ -4,14 +4,17 @@ op's type.  Integer division by zero is a finding (MLIR leaves it undefined)."""
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ..dtypes import dense_value, dtype_of, scalar_attr, unsigned
 from ..errors import Finding, NotSimulated
 from ..attrs import attr as attr_of, attr_value
+from ..closures import binary, const, unary
 from ..memory import Ptr
 from . import implements
-from .common import cast, float_fn, result_dtype
+from .common import cast, fast_apply, float_fn, result_dtype
 
 CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,
         6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
@@ -28,19 +31,26 @@ def _constant(op, c):
     return scalar_attr(attr, t)
 
 
-@implements("arith.constant", prepare=_constant)
+@implements("arith.constant", prepare=_constant, fast=lambda st, ins, outs: const(st, outs))
 def constant(p, st, args):
     return st
+
+
+#: Python operators that compute what these ufuncs compute, for the integer and native float
+#: dtypes, through numpy's scalar fast path on scalars (the ufunc itself on arrays).
+OPERATORS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+             np.bitwise_and: operator.and_, np.bitwise_or: operator.or_, np.bitwise_xor: operator.xor}
 
 
 def _binary(ufunc, bool_ufunc=None):
     def prepare(op, c):
         dtype = result_dtype(op)
         if dtype.kind == "f":
-            return float_fn(ufunc, dtype)
+            f = float_fn(ufunc, dtype)
+            return OPERATORS.get(ufunc, f) if f is ufunc else f
         if dtype.kind == "b" and bool_ufunc is not None:
             return bool_ufunc
-        return ufunc
+        return OPERATORS.get(ufunc, ufunc) if dtype.kind in "iu" else ufunc
     return prepare
 
 
@@ -59,9 +69,9 @@ for _name, _u, _b in (("addi", np.add, np.logical_xor), ("subi", np.subtract, np
                       ("addf", np.add, None), ("subf", np.subtract, None), ("mulf", np.multiply, None),
                       ("divf", np.divide, None), ("remf", np.fmod, None), ("maximumf", np.maximum, None),
                       ("minimumf", np.minimum, None), ("maxnumf", np.fmax, None), ("minnumf", np.fmin, None)):
-    implements(f"arith.{_name}", prepare=_binary(_u, _b))(_apply2)
+    implements(f"arith.{_name}", prepare=_binary(_u, _b), fast=fast_apply)(_apply2)
 
-implements("arith.negf", prepare=_binary(np.negative))(_apply1)
+implements("arith.negf", prepare=_binary(np.negative), fast=fast_apply)(_apply1)
 
 
 def _nonzero(b):
@@ -143,7 +153,12 @@ def _cmpi_prepare(op, c):
     return CMPI[pred], (unsigned(dtype) if pred >= 6 else None)
 
 
-@implements("arith.cmpi", prepare=_cmpi_prepare)
+def _cmpi_fast(st, ins, outs):
+    f, u = st
+    return binary(f, ins, outs) if u is None else None
+
+
+@implements("arith.cmpi", prepare=_cmpi_prepare, fast=_cmpi_fast)
 def cmpi(p, st, args):
     f, u = st
     a, b = args
@@ -176,7 +191,7 @@ def _cmpf_prepare(op, c):
     return f
 
 
-@implements("arith.cmpf", prepare=_cmpf_prepare)
+@implements("arith.cmpf", prepare=_cmpf_prepare, fast=fast_apply)
 def cmpf(p, st, args):
     return st(args[0], args[1])
 
@@ -186,7 +201,7 @@ def select(p, st, args):
     c, a, b = args
     if np.ndim(c) == 0:
         return a if c else b
-    if a.__class__ is Ptr:
+    if isinstance(a, Ptr):
         return Ptr(np.where(c, a.addr, b.addr), a.buf)
     return np.where(c, a, b)
 
@@ -195,7 +210,24 @@ def _cast_prepare(op, c):
     return dtype_of(op.operand_types[0]), result_dtype(op)
 
 
-@implements("arith.extsi", prepare=_cast_prepare)
+def _to(dst):
+    def to(x):
+        return cast(x, dst)
+    return to
+
+
+def _widen(dst):
+    def widen(x):  # a numpy scalar converts exactly to a wider integer
+        return x.astype(dst) if x.__class__ is np.ndarray else dst.type(x)
+    return widen
+
+
+def _extsi_fast(st, ins, outs):
+    src, dst = st
+    return None if src.kind == "b" else unary(_widen(dst), ins, outs)
+
+
+@implements("arith.extsi", prepare=_cast_prepare, fast=_extsi_fast)
 def extsi(p, st, args):
     src, dst = st
     x = args[0]
@@ -219,7 +251,7 @@ def trunci(p, st, args):
 
 
 @implements("arith.sitofp", "arith.fptosi", "arith.extf", "arith.truncf", "arith.index_cast",
-            prepare=_cast_prepare)
+            prepare=_cast_prepare, fast=lambda st, ins, outs: unary(_to(st[1]), ins, outs))
 def convert(p, st, args):
     return cast(args[0], st[1])
 

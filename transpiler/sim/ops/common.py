@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import dtype_of
+from ..closures import binary, unary
 from ..memory import Ptr
 
 #: dtypes numpy has no arithmetic of its own for: computed in f32 and rounded back after every op
@@ -32,10 +33,7 @@ def float_fn(ufunc, dtype: np.dtype):
         def narrow(*args):
             return ufunc(*(np.asarray(a).astype(F32) for a in args)).astype(dtype)[()]
         return narrow
-
-    def native(*args):
-        return ufunc(*args)
-    return native
+    return ufunc
 
 
 def cast(x, dtype: np.dtype):
@@ -43,9 +41,18 @@ def cast(x, dtype: np.dtype):
     return x.astype(dtype) if hasattr(x, "astype") else dtype.type(x)
 
 
+def fast_apply(st, ins, outs):
+    """The instruction of an op whose static data ``st`` is the function of its one or two operands."""
+    if outs.__class__ is not int:
+        return None
+    if len(ins) == 1:
+        return unary(st, ins, outs)
+    return binary(st, ins, outs) if len(ins) == 2 else None
+
+
 def map_value(x, f):
     """``f`` on a value's array, keeping a pointer's provenance."""
-    return x.map(f) if x.__class__ is Ptr else f(x)
+    return x.map(f) if isinstance(x, Ptr) else f(x)
 
 
 def as_bool(c) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import implements
-from .common import float_fn, result_dtype
+from .common import fast_apply, float_fn, result_dtype
 
 
 def _erf(x):
@@ -37,9 +37,9 @@ def _apply(p, st, args):
 
 
 for _name, _u in UNARY.items():
-    implements(f"math.{_name}", prepare=_float_prepare(_u))(_apply)
+    implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
 for _name, _u in BINARY.items():
-    implements(f"math.{_name}", prepare=_float_prepare(_u))(_apply)
+    implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
 implements("math.fma", prepare=_float_prepare(lambda a, b, c: a * b + c))(_apply)
 
 

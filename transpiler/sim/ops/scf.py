@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..errors import Finding, StepLimit
-from ..interp import run_region
+from ..interp import run_block, run_region
 from . import implements
 
 
@@ -27,6 +27,17 @@ def for_(p, st, args, frame):
     if step <= 0:
         raise Finding(f"has a step of {step} (must be positive)")
     i = lb
+    if len(st) == 1 and st[0].targets is None:  # one block: run it without run_region's loop
+        body = st[0]
+        iv, slots = body.arg_slots[0], body.arg_slots[1:]
+        while i < ub:
+            frame[iv] = i
+            for s, v in zip(slots, carried):
+                frame[s] = v
+            _, carried = yield from run_block(p, body, frame)
+            _check_limit(p)
+            i = i + step
+        return _results(carried)
     while i < ub:
         carried = yield from run_region(p, st, frame, [i] + carried)
         _check_limit(p)

@@ -4,20 +4,29 @@ arithmetic, ``dot``, ``reduce``/``scan`` with their combiner regions, calls.  Me
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee, shape_of
 from ..errors import NotSimulated
 from ..interp import call_function, run_region
-from ..memory import Ptr
+from ..memory import OffsetPtr, Ptr
 from . import implements
+from ..closures import binary, const, unary
 from .common import cast, map_value, result_dtype
 
 I64 = np.dtype(np.int64)
 
 
-@implements("tt.get_program_id", prepare=lambda op, c: attr_value(op, "axis"))
+def _program_id_fast(axis, ins, outs):
+    def run(p, f):
+        f[outs] = np.int32(p.pid[axis])
+    return run
+
+
+@implements("tt.get_program_id", prepare=lambda op, c: attr_value(op, "axis"), fast=_program_id_fast)
 def get_program_id(p, st, args):
     return np.int32(p.pid[st])
 
@@ -32,7 +41,7 @@ def _make_range(op, c):
     return np.arange(start, end, dtype=np.int32)
 
 
-@implements("tt.make_range", prepare=_make_range)
+@implements("tt.make_range", prepare=_make_range, fast=lambda st, ins, outs: const(st, outs))
 def make_range(p, st, args):
     return st
 
@@ -42,13 +51,21 @@ def _shape_dtype(op, c):
     return shape_of(t), dtype_of(t)
 
 
-@implements("tt.splat", prepare=_shape_dtype)
-def splat(p, st, args):
-    x = args[0]
+def _splat(st):
     shape, dtype = st
-    if x.__class__ is Ptr:
-        return Ptr(np.full(shape, x.addr, dtype=I64), x.buf)
-    return np.full(shape, x, dtype=dtype)
+
+    def splat(x):
+        if x.__class__ is Ptr:
+            if x.addr.__class__ is int:  # kept as base + offsets (transpiler.sim.access)
+                return OffsetPtr(x.addr, None, 1, shape, x.buf)
+            return Ptr(np.full(shape, x.addr, dtype=I64), x.buf)
+        return np.full(shape, x, dtype=dtype)
+    return splat
+
+
+@implements("tt.splat", prepare=_shape_dtype, fast=lambda st, ins, outs: unary(_splat(st), ins, outs))
+def splat(p, st, args):
+    return _splat(st)(args[0])
 
 
 @implements("tt.broadcast", prepare=_shape_dtype)
@@ -92,10 +109,17 @@ def _addptr_prepare(op, c):
     return dtype_of(pointee(op.result_types[0])).itemsize
 
 
-@implements("tt.addptr", prepare=_addptr_prepare)
+@implements("tt.addptr", prepare=_addptr_prepare, fast=lambda st, ins, outs: binary(partial(_offset, st), ins, outs))
 def addptr(p, st, args):
-    ptr, off = args
-    if ptr.addr.__class__ is int and np.ndim(off) == 0:
+    return _offset(st, args[0], args[1])
+
+
+def _offset(st, ptr, off):
+    """``ptr + off * st`` (``st`` the pointee's size in bytes)."""
+    if ptr.__class__ is OffsetPtr and ptr.off is None and off.__class__ is np.ndarray and off.shape == ptr.dims \
+            and off.dtype.kind in "iu":
+        return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf)
+    if ptr.addr.__class__ is int and (off.__class__ is not np.ndarray or off.ndim == 0):
         return Ptr(ptr.addr + int(off) * st, ptr.buf)
     return Ptr(np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st, ptr.buf)
 

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import access
 from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee
 from ..errors import NotSimulated
+from ..memory import Ptr
+from ..closures import spread3
 from . import implements
 
 RMW = {1: np.bitwise_and, 2: np.bitwise_or, 3: np.bitwise_xor, 4: np.add, 5: np.add, 6: np.maximum,
@@ -42,31 +45,34 @@ class MemOp:
 
 
 def _scalar(values, ptr):
-    return values[()] if np.ndim(ptr.addr) == 0 else values
+    return values[()] if ptr.__class__ is Ptr and np.ndim(ptr.addr) == 0 else values
 
 
-@implements("tt.load", gen=True, prepare=lambda op, c: MemOp(op, c))
-def load(p, st, args, frame):
-    yield
-    ptr = args[0]
-    mask = args[1] if len(args) > 1 else None
-    other = args[2] if len(args) > 2 else None
+def _load(p, st, ptr, mask=None, other=None):
     run = p.run
     mem = run.memory
     if st.wait is not None and run.reorder:
         snap = p.snapshots.get(id(st.wait))
         if snap is not None and run.rng.random() < 0.5:
-            return _scalar(mem.load_from(snap, ptr, st.dtype, mask, other), ptr)
-    return _scalar(mem.load(ptr, st.dtype, mask, other), ptr)
+            return _scalar(access.load(p, mem, ptr, st.dtype, mask, other, snap), ptr)
+    return _scalar(access.load(p, mem, ptr, st.dtype, mask, other), ptr)
 
 
-@implements("tt.store", gen=True, prepare=lambda op, c: MemOp(op, c))
-def store(p, st, args, frame):
-    yield
+@implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_load, st, ins, outs))
+def load(p, st, args):
+    return _load(p, st, *args)
+
+
+def _store(p, st, ptr, values, mask=None):
     mem = p.run.memory
     if mem.writers is not None:
         mem.writer = p.run.op_key(st.op)
-    mem.store(args[0], st.dtype, args[1], args[2] if len(args) > 2 else None)
+    access.store(p, mem, ptr, st.dtype, values, mask)
+
+
+@implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_store, st, ins, outs))
+def store(p, st, args):
+    _store(p, st, *args)
 
 
 def _rmw_prepare(op, c):
@@ -76,10 +82,9 @@ def _rmw_prepare(op, c):
     return MemOp(op, c, code)
 
 
-@implements("tt.atomic_rmw", gen=True, prepare=_rmw_prepare)
-def atomic_rmw(p, st, args, frame):
+@implements("tt.atomic_rmw", point=True, prepare=_rmw_prepare)
+def atomic_rmw(p, st, args):
     """Old values returned; lanes of one op that hit the same address combine in lane order."""
-    yield
     mem = p.run.memory
     ptr, val = args[0], args[1]
     mask = args[2] if len(args) > 2 else None
@@ -117,9 +122,8 @@ def atomic_rmw(p, st, args, frame):
     return old[()] if np.ndim(ptr.addr) == 0 else old
 
 
-@implements("tt.atomic_cas", gen=True, prepare=lambda op, c: MemOp(op, c))
-def atomic_cas(p, st, args, frame):
-    yield
+@implements("tt.atomic_cas", point=True, prepare=lambda op, c: MemOp(op, c))
+def atomic_cas(p, st, args):
     mem = p.run.memory
     ptr, cmp, val = args
     dtype = st.dtype

@@ -1,0 +1,124 @@
+"""Block loads and stores through an :class:`~transpiler.sim.memory.OffsetPtr` (``base + off *
+scale``), with the checks and effects of :meth:`Memory.load` / :meth:`Memory.store` (SPEC.md
+section 7, "Machine"): every address where the mask is true lies inside the pointer's provenance
+buffer, in one heap, aligned to the element size; masked-off lanes touch no memory.
+
+What makes them cheap: the facts of an offset tensor under a mask (the smallest and largest live
+offset, whether the live lanes are one contiguous run) are computed once per program for each
+``(offsets, mask)`` pair of arrays and kept by identity (:func:`facts`; the interpreter never
+changes an array a value holds, so a kept array's facts stay true while the program holds it).
+An access then checks ``base + lo * scale`` and ``base + hi * scale`` only, and a contiguous run is
+one slice of the heap.  Anything else (no facts, misalignment, an address out of bounds) goes to
+the general path of :class:`Memory`, which raises the finding with its usual text.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from .memory import BASE, Memory, OffsetPtr, masked
+
+I64 = np.dtype(np.int64)
+FACTS_MAX = 64  # (offsets, mask) pairs remembered per program (then forgotten all at once)
+
+
+class Facts:
+    """The live lanes of ``off`` under ``mask`` (None: every lane): ``n_live`` of ``n``, offsets
+    ``lo`` ... ``hi``, the first live one ``first``, ``off64`` (``off`` as int64) and ``start``: the
+    first offset when the live lanes are lanes 0 .. n_live-1 holding consecutive offsets (else None)."""
+
+    __slots__ = ("off", "mask", "usable", "n", "n_live", "lo", "hi", "first", "start", "off64")
+
+    def __init__(self, off, mask):
+        self.off, self.mask = off, mask
+        self.usable = False
+        if off.__class__ is not np.ndarray or off.dtype.kind not in "iu" or not off.size:
+            return
+        if mask is not None and (mask.__class__ is not np.ndarray or mask.dtype != np.bool_ or mask.shape != off.shape):
+            return
+        o = self.off64 = off.astype(I64)
+        flat = o.ravel()
+        live = flat if mask is None else flat[mask.ravel()]
+        self.n, self.n_live = flat.size, live.size
+        if not self.n_live:
+            return
+        self.usable = True
+        self.lo, self.hi, self.first = int(live.min()), int(live.max()), int(live[0])
+        prefix = mask is None or self.n_live == self.n or bool(mask[: self.n_live].all())
+        run = off.ndim == 1 and np.array_equal(flat, np.arange(flat[0], flat[0] + self.n, dtype=I64))
+        self.start = int(flat[0]) if prefix and run else None
+
+
+def facts(p, off, mask) -> Optional[Facts]:
+    """The :class:`Facts` of ``(off, mask)`` for program ``p`` (kept in ``p.facts``); None when
+    the general path must be taken."""
+    cache = p.facts
+    key = (id(off), id(mask))
+    f = cache.get(key)
+    if f is None or f.off is not off or f.mask is not mask:
+        if len(cache) >= FACTS_MAX:
+            cache.clear()
+        f = cache[key] = Facts(off, mask)
+    return f if f.usable else None
+
+
+def _checked(p, mem: Memory, ptr: OffsetPtr, itemsize: int, mask):
+    """``(facts, element index of base)`` when every live address is inside ``ptr.buf`` and
+    aligned; None otherwise (the general path decides, and reports)."""
+    if ptr.off is None or ptr.scale != itemsize:
+        return None
+    f = facts(p, ptr.off, mask)
+    if f is None:
+        return None
+    g = ptr.base - BASE
+    if g % itemsize or not mem._inside(ptr.buf, g + f.lo * itemsize, g + f.hi * itemsize, itemsize):
+        return None
+    return f, g // itemsize
+
+
+def load(p, mem: Memory, ptr, dtype: np.dtype, mask, other, snapshot=None):
+    """:meth:`Memory.load` (or :meth:`Memory.load_from` ``snapshot``) of ``ptr``."""
+    if ptr.__class__ is OffsetPtr:
+        hit = _checked(p, mem, ptr, dtype.itemsize, mask)
+        if hit is not None:
+            f, base = hit
+            view = mem.view(dtype) if snapshot is None else snapshot.view(dtype)
+            if f.start is not None:
+                s = base + f.start
+                if f.n_live == f.n:
+                    values = view[s : s + f.n].copy()
+                    if other is None or getattr(other, "dtype", None) == dtype:
+                        return values  # every lane live: np.where(mask, values, other) is values
+                    return masked(values, dtype, mask, other)
+                values = np.zeros(f.n, dtype)
+                values[: f.n_live] = view[s : s + f.n_live]
+                return masked(values, dtype, mask, other)
+            idx = f.off64 + base
+            if f.n_live != f.n:
+                idx = np.where(mask, idx, base + f.first)
+            return masked(view[idx], dtype, mask, other)
+    if snapshot is None:
+        return mem.load(ptr, dtype, mask, other)
+    return mem.load_from(snapshot, ptr, dtype, mask, other)
+
+
+def store(p, mem: Memory, ptr, dtype: np.dtype, values, mask) -> None:
+    """:meth:`Memory.store` of ``values`` at ``ptr`` where ``mask`` is true."""
+    if ptr.__class__ is OffsetPtr:
+        hit = _checked(p, mem, ptr, dtype.itemsize, mask)
+        if hit is not None:
+            f, base = hit
+            if f.start is not None and values.__class__ is np.ndarray and values.shape == ptr.dims:
+                s, k = base + f.start, f.n_live
+                v = values if values.dtype == dtype else np.asarray(values, dtype=dtype)
+                mem.view(dtype)[s : s + k] = v if k == f.n else v[:k]
+                if mem.writers is not None:
+                    n = dtype.itemsize
+                    mem.writers[s * n : (s + k) * n : n] = mem.writer
+                mem.version += 1
+                return
+            mem.store_at(f.off64 + base, dtype, values, None if f.n_live == f.n else mask)
+            return
+    mem.store(ptr, dtype, values, mask)
