@@ -30,6 +30,13 @@ def test_corpus_kernel_under_20_schedules(kernel):
     check_lowering(plan, schedules=20)
 
 
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.iterdir() if p.is_dir()))
+def test_example_under_20_schedules(example):
+    """Every example (``examples/<name>/<name>.ttir``, which may differ from the corpus copy)."""
+    plan, _ = BUILDERS[example]((EXAMPLES / example / f"{example}.ttir").read_text(), 4)
+    check_lowering(plan, schedules=20)
+
+
 def test_example_on_the_command_line_under_20_schedules():
     kernel = EXAMPLES / "reduce_scatter" / "reduce_scatter.ttir"
     run = subprocess.run(SIM + [str(kernel), "--ranks", "4", "--grid", "2", "--arg", "symm_in_ptr=random(4096)",
