@@ -176,9 +176,12 @@ def read_symbols() -> dict:
 
 
 def cache_root() -> Path:
-    """``$TTD_LOWER_CACHE/host_library`` (default ``~/.cache/ttd-lower/host_library``)."""
-    base = os.environ.get("TTD_LOWER_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "ttd-lower")
-    return Path(os.path.abspath(os.path.expanduser(base))) / "host_library"
+    """``host_library`` of the project's one cache (``verify-downstream``'s ``project_cache()``:
+    ``$TTD_LOWER_CACHE``, default ``~/.cache/ttd-lower``)."""
+    import runpy
+
+    tool = runpy.run_path(str(Path(__file__).with_name("verify-downstream")), run_name="verify_downstream")
+    return Path(tool["project_cache"]()) / "host_library"
 
 
 def build(symbols: dict) -> Path:
