@@ -58,6 +58,18 @@ def _apply2(p, st, args):
     return st(args[0], args[1])
 
 
+def _maximumf(a, b):
+    """MLIR's maximumf: NaN if either is NaN, and -0 < +0."""
+    r = np.maximum(a, b)
+    return np.where((a == 0) & (b == 0), np.where(np.signbit(a), b, a), r)[()].astype(r.dtype)
+
+
+def _minimumf(a, b):
+    """MLIR's minimumf: NaN if either is NaN, and -0 < +0."""
+    r = np.minimum(a, b)
+    return np.where((a == 0) & (b == 0), np.where(np.signbit(a), a, b), r)[()].astype(r.dtype)
+
+
 def _apply1(p, st, args):
     return st(args[0])
 
@@ -67,8 +79,8 @@ for _name, _u, _b in (("addi", np.add, np.logical_xor), ("subi", np.subtract, np
                       ("ori", np.bitwise_or, None), ("xori", np.bitwise_xor, None),
                       ("maxsi", np.maximum, None), ("minsi", np.minimum, None),
                       ("addf", np.add, None), ("subf", np.subtract, None), ("mulf", np.multiply, None),
-                      ("divf", np.divide, None), ("remf", np.fmod, None), ("maximumf", np.maximum, None),
-                      ("minimumf", np.minimum, None), ("maxnumf", np.fmax, None), ("minnumf", np.fmin, None)):
+                      ("divf", np.divide, None), ("remf", np.fmod, None), ("maximumf", _maximumf, None),
+                      ("minimumf", _minimumf, None), ("maxnumf", np.fmax, None), ("minnumf", np.fmin, None)):
     implements(f"arith.{_name}", prepare=_binary(_u, _b), fast=fast_apply)(_apply2)
 
 implements("arith.negf", prepare=_binary(np.negative), fast=fast_apply)(_apply1)
@@ -105,7 +117,8 @@ def floordivsi(p, st, args):
 @implements("arith.ceildivsi")
 def ceildivsi(p, st, args):
     _nonzero(args[1])
-    return -((-args[0]) // args[1])
+    a, b = args
+    return a // b + (a % b != 0).astype(a.dtype)  # floor + 1 when inexact: no negation that wraps
 
 
 def _unsigned_op(ufunc, check=False):
@@ -120,7 +133,7 @@ def _unsigned_op(ufunc, check=False):
 
 for _name, _u, _chk in (("divui", np.floor_divide, True), ("remui", np.remainder, True),
                         ("maxui", np.maximum, False), ("minui", np.minimum, False),
-                        ("ceildivui", lambda a, b: (a + b - 1) // b, True)):
+                        ("ceildivui", lambda a, b: a // b + (a % b != 0).astype(a.dtype), True)):
     implements(f"arith.{_name}", prepare=_unsigned_prepare)(_unsigned_op(_u, _chk))
 
 

@@ -2,26 +2,50 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import math
+import struct
+from fractions import Fraction
+
 import numpy as np
 
 from . import implements
 from .common import fast_apply, float_fn, result_dtype
 
 
+def _libm_erff():
+    lib = ctypes.util.find_library("m")
+    if lib is None:
+        return None
+    f = ctypes.CDLL(lib).erff
+    f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
+    return f
+
+
+_ERFF = _libm_erff()
+_ERF = {np.dtype(np.float64): np.frompyfunc(math.erf, 1, 1),
+        np.dtype(np.float32): np.frompyfunc(_ERFF or math.erf, 1, 1)}
+
+
 def _erf(x):
-    """erf to about 1e-7 (Abramowitz and Stegun 7.1.26, with the symmetry erf(-x) = -erf(x))."""
+    """erf as the C library's function of x's type: ``erf`` for f64, ``erff`` for f32 (and the
+    narrow types, through f32; SPEC.md section 7, "Floats are bit-exact")."""
     x = np.asarray(x)
-    s = np.sign(x)
-    a = np.abs(x).astype(np.float64)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * np.exp(-a * a)
-    return (s * y).astype(x.dtype)[()]
+    kind = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
+    return np.asarray(_ERF[kind](x.astype(kind)), dtype=kind).astype(x.dtype)[()]
+
+
+def _round(x):
+    """Halfway away from zero, exact: ``x - trunc(x)`` is exact in x's type (no ``x + 0.5``)."""
+    t = np.trunc(x)
+    return t + np.copysign(np.abs(x - t) >= 0.5, x).astype(t.dtype)
 
 
 UNARY = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p,
          "expm1": np.expm1, "sqrt": np.sqrt, "rsqrt": lambda x: np.reciprocal(np.sqrt(x)), "sin": np.sin,
          "cos": np.cos, "tan": np.tan, "tanh": np.tanh, "absf": np.abs, "floor": np.floor, "ceil": np.ceil,
-         "trunc": np.trunc, "roundeven": np.rint, "round": lambda x: np.trunc(x + np.copysign(0.5, x)),
+         "trunc": np.trunc, "roundeven": np.rint, "round": _round,
          "erf": _erf, "atan": np.arctan, "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh, "cosh": np.cosh}
 BINARY = {"powf": np.power, "copysign": np.copysign, "atan2": np.arctan2}
 
@@ -40,7 +64,34 @@ for _name, _u in UNARY.items():
     implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
 for _name, _u in BINARY.items():
     implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
-implements("math.fma", prepare=_float_prepare(lambda a, b, c: a * b + c))(_apply)
+def _fma1(a: float, b: float, c: float) -> float:
+    """a*b + c exact (rationals), rounded to f64 *to odd*: one later rounding to any format of
+    at most 51 bits is then the correct rounding of the exact value (no double rounding)."""
+    if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+        return a * b + c
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    f = float(exact)
+    if Fraction(f) != exact and math.isfinite(f) and struct.unpack("<q", struct.pack("<d", f))[0] & 1 == 0:
+        f = math.nextafter(f, math.inf if exact > Fraction(f) else -math.inf)
+    if f == 0 and exact == 0:
+        return a * b + c  # the sign of an exact zero as IEEE gives it
+    return f
+
+
+_FMA = np.frompyfunc(_fma1, 3, 1)
+
+
+def _fma_prepare(op, c):
+    dtype = result_dtype(op)
+
+    def fma(a, b, c):
+        """math.fma rounded once (SPEC.md section 7, "Floats are bit-exact")."""
+        wide = [np.asarray(v).astype(np.float64) for v in (a, b, c)]
+        return np.asarray(_FMA(*wide), dtype=np.float64).astype(dtype)[()]
+    return fma
+
+
+implements("math.fma", prepare=_fma_prepare)(_apply)
 
 
 @implements("math.absi")
