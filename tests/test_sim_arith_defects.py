@@ -80,3 +80,34 @@ def test_maximumf_minimumf_order_signed_zeros(name, want_neg):
     for a, b in ((np.float32(-0.0), np.float32(0.0)), (np.float32(0.0), np.float32(-0.0))):
         got = _op(name, a, b, result=FloatType("f32"))
         assert bool(np.signbit(got)) is want_neg, (name, a, b)
+
+
+gmpy2 = pytest.importorskip("gmpy2", reason="gmpy2 (the test extra) is the correctly rounded reference")
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+# IEEE binary32 / binary64 for MPFR: precision, and emin/emax with subnormals (gmpy2 docs)
+_FORMATS = {np.dtype(np.float32): dict(precision=24, emin=-148, emax=128),
+            np.dtype(np.float64): dict(precision=53, emin=-1073, emax=1024)}
+
+
+def _mpfr_fma(a, b, c, dtype):
+    """a*b + c rounded once to ``dtype`` by MPFR (round to nearest even)."""
+    ctx = gmpy2.context(subnormalize=True, **_FORMATS[dtype])
+    with ctx:
+        r = gmpy2.fma(gmpy2.mpfr(float(a)), gmpy2.mpfr(float(b)), gmpy2.mpfr(float(c)))
+    return np.asarray(float(r), dtype=np.float64).astype(dtype)
+
+
+@pytest.mark.parametrize("width", [32, 64])
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_fma_matches_mpfr(width, data):
+    dtype = np.dtype(f"f{width // 8}")
+    floats = st.floats(width=width, allow_nan=False, allow_infinity=False)
+    a, b, c = (dtype.type(data.draw(floats)) for _ in range(3))
+    want = _mpfr_fma(a, b, c, dtype)
+    got = _op("math.fma", a, b, c, result=FloatType(f"f{width}"))
+    if np.isnan(want):
+        assert np.isnan(got)
+    else:
+        assert _bits(got, dtype) == _bits(want, dtype), (a, b, c, got, want)

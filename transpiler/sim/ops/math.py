@@ -64,21 +64,25 @@ for _name, _u in UNARY.items():
     implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
 for _name, _u in BINARY.items():
     implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
-def _fma1(a: float, b: float, c: float) -> float:
-    """a*b + c exact (rationals), rounded to f64 *to odd*: one later rounding to any format of
-    at most 51 bits is then the correct rounding of the exact value (no double rounding)."""
+def _fma1(a: float, b: float, c: float, odd: bool) -> float:
+    """a*b + c exact (rationals), rounded to f64: to nearest even for an f64 result, else *to odd*,
+    so that one later rounding to any format of at most 51 bits is the correct rounding of the
+    exact value (no double rounding)."""
     if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
         return a * b + c
     exact = Fraction(a) * Fraction(b) + Fraction(c)
-    f = float(exact)
-    if Fraction(f) != exact and math.isfinite(f) and struct.unpack("<q", struct.pack("<d", f))[0] & 1 == 0:
+    try:
+        f = float(exact)
+    except OverflowError:  # beyond f64: round to nearest overflows to infinity
+        return math.inf if exact > 0 else -math.inf
+    if odd and Fraction(f) != exact and math.isfinite(f) and struct.unpack("<q", struct.pack("<d", f))[0] & 1 == 0:
         f = math.nextafter(f, math.inf if exact > Fraction(f) else -math.inf)
     if f == 0 and exact == 0:
         return a * b + c  # the sign of an exact zero as IEEE gives it
     return f
 
 
-_FMA = np.frompyfunc(_fma1, 3, 1)
+_FMA = np.frompyfunc(_fma1, 4, 1)
 
 
 def _fma_prepare(op, c):
@@ -87,7 +91,8 @@ def _fma_prepare(op, c):
     def fma(a, b, c):
         """math.fma rounded once (SPEC.md section 7, "Floats are bit-exact")."""
         wide = [np.asarray(v).astype(np.float64) for v in (a, b, c)]
-        return np.asarray(_FMA(*wide), dtype=np.float64).astype(dtype)[()]
+        with np.errstate(over="ignore"):  # overflow to infinity is the IEEE result
+            return np.asarray(_FMA(*wide, dtype != np.float64), dtype=np.float64).astype(dtype)[()]
     return fma
 
 
