@@ -119,6 +119,9 @@ class Memory:
         self.version = 0
         self.writers: Optional[np.ndarray] = None
         self.writer = -1  # id of the op now writing (set by the interpreter when tracking)
+        #: per byte: the element starting there was last written by a float atomic add, whose
+        #: order is the schedule's (SPEC.md section 7); None until the first such add
+        self.loose: Optional[np.ndarray] = None
 
     # ---- addresses --------------------------------------------------------------------------
     def base(self, rank: int) -> int:
@@ -234,6 +237,25 @@ class Memory:
     def _wrote(self, idx, itemsize: int) -> None:
         if self.writers is not None:
             self.writers[np.asarray(idx) * itemsize] = self.writer
+        if self.loose is not None:
+            self.loose[np.asarray(idx) * itemsize] = False
+
+    def added_floats_at(self, idx, itemsize: int) -> None:
+        """Mark the elements at indices ``idx`` (of a view of ``itemsize``-byte elements) as last
+        written by a float atomic add: compared across runs with a tolerance (SPEC.md section 7)."""
+        if self.loose is None:
+            self.loose = np.zeros(self.flat.size, dtype=bool)
+        self.loose[np.asarray(idx) * itemsize] = True
+
+    def loose_of(self, rank: int) -> Optional[Dict[str, np.ndarray]]:
+        """Per buffer of ``rank``, which elements a float atomic add wrote last (None: none)."""
+        if self.loose is None:
+            return None
+        out = {}
+        for name, buf in self.buffers.items():
+            start = rank * self.heap_size + buf.offset
+            out[name] = self.loose[start : start + buf.count * buf.dtype.itemsize : buf.dtype.itemsize].copy()
+        return out
 
     def read_bytes(self, addr: int, nbytes: int, buf: Optional[Buffer], what: str) -> np.ndarray:
         """A copy of ``nbytes`` bytes at ``addr`` (checked against ``buf``)."""
@@ -252,6 +274,8 @@ class Memory:
         self.flat[start : start + data.size] = data
         if self.writers is not None:
             self.writers[start : start + data.size] = self.writer
+        if self.loose is not None:
+            self.loose[start : start + data.size] = False
         self.version += 1
 
     def last_writer(self, name: str, rank: int, index: int) -> int:

@@ -21,6 +21,7 @@ from . import implements
 RMW = {1: np.bitwise_and, 2: np.bitwise_or, 3: np.bitwise_xor, 4: np.add, 5: np.add, 6: np.maximum,
        7: np.minimum, 8: np.maximum, 9: np.minimum, 10: None}
 UNSIGNED_RMW = (8, 9)
+FLOAT_ADD = (4, 5)  #: ADD, FADD: on floats, the result depends on the order of the adds
 
 
 def _element_dtype(op, index=0):
@@ -116,6 +117,8 @@ def atomic_rmw(p, st, args):
     else:
         f.at(target, flat_idx, v)
     mem._wrote(flat_idx, dtype.itemsize)
+    if st.rmw in FLOAT_ADD and not np.issubdtype(dtype, np.integer):
+        mem.added_floats_at(flat_idx, dtype.itemsize)
     mem.version += 1
     if mask is not None:
         old = np.where(mask, old, np.zeros_like(old))
