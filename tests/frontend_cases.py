@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Dict, List, NamedTuple, Tuple
 
 import pytest
+from shared_corpus import EXTERNAL
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLIC = ROOT.parent / "shared" / "corpus" / "external" / "stmoonar__Triton-distributed"
+PUBLIC = EXTERNAL / "stmoonar__Triton-distributed"
 TESTS = PUBLIC / "python" / "triton_dist" / "test" / "ascend"
 TUTORIALS = PUBLIC / "tutorials" / "ascend"
 

@@ -15,6 +15,7 @@ import pytest
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 EXTERNAL = SHARED / "external"
+SPEC = SHARED.parent / "spec" / "SPEC.md"  #: the shared normative spec (docs/SPEC.md is its copy)
 REQUIRED = os.environ.get("TTD_REQUIRE_SHARED_CORPUS") == "1"
 REASON = "../shared/corpus is not next to the repository"  # as the README lists it (Tests)
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 
 from transpiler.sim import Fill, Launch, Plan
+from shared_corpus import SHARED
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "corpus"
 DISTRIBUTED = SHARED / "distributed"
 EXAMPLES = ROOT / "examples"
 KERNELS = ("allgather_push", "allgather_pull", "reduce_scatter", "allreduce_oneshot", "gemm_reduce_scatter",

@@ -19,8 +19,8 @@ import pytest
 from expectations import DISTRIBUTED, lint_warnings
 from transpiler import LoweringError, LoweringWarning, lint, lower
 from transpiler.split import split_input
+from shared_corpus import SHARED
 
-SHARED = Path(__file__).parents[2] / "shared" / "corpus"
 EXTERNAL = SHARED / "external"
 ROOTS = [r for r in (DISTRIBUTED, SHARED / "distributed") if r.exists()]
 INPUTS = [(root, p) for root in ROOTS for p in sorted(root.rglob("*.ttir"))]

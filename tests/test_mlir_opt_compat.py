@@ -14,9 +14,9 @@ from transpiler.diagnostics import ERROR, NOTE, Diagnostic, Note
 from transpiler.ir.core import Source
 from transpiler.split import join_outputs, near_misses, split_input
 from transpiler.verify_diagnostics import check, expectations
+from shared_corpus import EXTERNAL
 
 ROOT = Path(__file__).parents[1]
-EXTERNAL = ROOT.parent / "shared" / "corpus" / "external"
 
 
 def test_single_dash_long_options_and_implicit_values():

@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 
 from transpiler import LoweringError, lower
+from shared_corpus import EXTERNAL
 
 ROOT = Path(__file__).parents[1]
 PUBLIC = Path("ByteDance-Seed__Triton-distributed/python/triton_dist/test/ascend")
-CANDIDATES = [ROOT.parent / "shared" / "corpus" / "external", Path("/work/shared/corpus/external")]
-EXTERNAL = next((c / PUBLIC for c in CANDIDATES if (c / PUBLIC).exists()), None)
-pytestmark = pytest.mark.skipif(EXTERNAL is None, reason="../shared/corpus/external is not next to the repository")
+PUBLIC_TESTS = EXTERNAL / PUBLIC if (EXTERNAL / PUBLIC).exists() else None
+pytestmark = pytest.mark.skipif(PUBLIC_TESTS is None, reason="../shared/corpus/external is not next to the repository")
 LIBRARIES = ["bundled", "1.2.0", "1.2.0-post", "master"]
 EFFECT_FREE = re.compile(r"aclshmem_(my_pe|n_pes|consume_token_\w+)$")  # SPEC.md 2.4 item 7
 
@@ -32,7 +32,7 @@ EFFECT_FREE = re.compile(r"aclshmem_(my_pe|n_pes|consume_token_\w+)$")  # SPEC.m
 def _assertions():
     """{IR name: ({symbol: indices}, {position: (symbol, indices)}, symbols required)} from the
     public test's source."""
-    tree = ast.parse((EXTERNAL / "test_gm_addr_args_indices.py.txt").read_text())
+    tree = ast.parse((PUBLIC_TESTS / "test_gm_addr_args_indices.py.txt").read_text())
     out = {}
     for fn in (n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")):
         ir = next(c.args[1].id for c in ast.walk(fn) if isinstance(c, ast.Call)
@@ -98,12 +98,12 @@ def test_assertions_are_read_from_the_public_test():
                                            "aclshmem_ptr_float": [0], "aclshmem_int64_p": [0]}
     assert found["TENSOR_PTR_IR"][1] == {0: ("aclshmem_wait_int32", [0]),
                                          1: ("aclshmem_consume_token_float_ptr_1d", [])}
-    source = (EXTERNAL / "test_gm_addr_args_indices.py.txt").read_text()
+    source = (PUBLIC_TESTS / "test_gm_addr_args_indices.py.txt").read_text()
     for name in found:  # each .ttir is the string's exact text
-        assert f'{name} = r"""{(EXTERNAL / "test_gm_addr_args_indices" / f"{name}.ttir").read_text()}"""' in source
+        assert f'{name} = r"""{(PUBLIC_TESTS / "test_gm_addr_args_indices" / f"{name}.ttir").read_text()}"""' in source
 
 
 @pytest.mark.parametrize("library", LIBRARIES)
 @pytest.mark.parametrize("name", ["WAIT_CONSUME_IR", "GET_RANK_IR", "TENSOR_PTR_IR"])
 def test_public_inputs_lower_as_asserted(name, library):
-    _check(name, (EXTERNAL / "test_gm_addr_args_indices" / f"{name}.ttir").read_text(), library)
+    _check(name, (PUBLIC_TESTS / "test_gm_addr_args_indices" / f"{name}.ttir").read_text(), library)

@@ -9,9 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from shared_corpus import SPEC
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "spec" / "SPEC.md"
+SHARED = SPEC
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared/spec/SPEC.md is not next to the repository")

@@ -13,6 +13,7 @@ test may skip for is one the README lists.
 from __future__ import annotations
 
 import ast
+import re
 import runpy
 from pathlib import Path
 
@@ -117,3 +118,13 @@ def test_one_cache_folder_holds_the_downloads_and_the_side_venvs(tmp_path, monke
     assert Path(verify_downstream()["cache_dir"]()) == tmp_path / "old"
     assert side_venv.cache_root() == tmp_path / "old" / "venvs"
 
+
+
+def test_only_shared_corpus_locates_the_shared_folder():
+    """Issue 30: one definition of where ../shared is (tests/shared_corpus.py); a test module that
+    builds the path itself skips or fails on its own terms when the folder moves."""
+    tests = Path(__file__).parent
+    pattern = re.compile(r"""["']shared["']\s*\)?\s*/|/work/shared""")
+    offenders = [p.name for p in sorted(tests.glob("*.py"))
+                 if p.name != "shared_corpus.py" and p.name != Path(__file__).name and pattern.search(p.read_text())]
+    assert offenders == [], f"use tests/shared_corpus.py for the shared corpus path: {offenders}"

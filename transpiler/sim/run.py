@@ -230,8 +230,9 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
 
 
 def tolerance(dtype: np.dtype) -> float:
-    """The relative and absolute tolerance of float comparisons (SPEC.md section 7: float sums
-    have no fixed order): 1e-2 for 8-bit floats, 4e-3 for 16-bit, 1e-5 for wider."""
+    """The relative and absolute tolerance of comparisons against an outside reference, and of
+    elements last written by a float atomic add (SPEC.md section 7: their order is the
+    schedule's): 1e-2 for 8-bit floats, 4e-3 for 16-bit, 1e-5 for wider."""
     if dtype.kind not in "fV" and "float" not in dtype.name:
         return 0.0
     return {1: 1e-1, 2: 4e-3}.get(dtype.itemsize, 1e-5)
