@@ -87,6 +87,20 @@ def test_wait_refuses_unknown_scopes_and_semantics(scope, sem, message):
 
 
 @triton.jit
+def float_count_kernel(bar, data):
+    tok = dl.wait(bar, 2.5, "gpu", "acquire")
+    tl.store(dl.consume_token(data, tok), 1.0)
+
+
+def test_wait_refuses_a_float_barrier_count_at_the_python_line():
+    """Issue 31 item 10: refused where it is written, as a float waitValue is, not later by ttd-lower."""
+    with pytest.raises(CompilationError, match="wait: numBarriers must be an integer, got 2.5"):
+        compile_ttir(float_count_kernel, Pointer("int32"), Pointer("fp32"))
+    with pytest.raises(CompilationError, match="wait: numBarriers must be a scalar integer, got fp32"):
+        compile_ttir(wait_kernel, Pointer("int32"), Pointer("fp32"), 2.5, "gpu", None)
+
+
+@triton.jit
 def symm_block_kernel(ptr):
     dl.symm_at(ptr + tl.arange(0, 4), 0)
 

@@ -76,7 +76,7 @@ def wait(barrierPtrs, numBarriers, scope: str, semantic: str, waitValue: int = 1
     pointee = barrierPtrs.dtype.element_ty
     if not pointee.is_int():
         raise ValueError(f"wait: the barrier must point to integers, got {pointee}")
-    n = _semantic.to_tensor(numBarriers)
+    n = integer(numBarriers, tlc.int32, "wait: numBarriers", _semantic)  # an i32 count (SPEC.md section 1)
     value = integer(waitValue, pointee, "wait: waitValue", _semantic)
     attributes = {"scope": ("i32", _enum(_SCOPE, scope, "Memory scope", "gpu")),
                   "semantic": ("i32", _enum(_SEMANTIC, semantic, "Memory semantic", "acq_rel"))}
