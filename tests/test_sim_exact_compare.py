@@ -1,6 +1,7 @@
 """SPEC.md section 7 as changed for issue 29: the simulator's own comparisons (across schedules,
 before and after lowering) are bit for bit, except elements last written by a float atomic add;
-and (issue 33) ``--check-lowering`` keeps each schedule's memory: 2K runs for K schedules."""
+and (issue 33) ``--check-lowering`` keeps each schedule's memory: 2K runs for K schedules;
+and (issue 29 class 3) a combiner region runs its own control flow per combine step."""
 
 from __future__ import annotations
 
@@ -56,3 +57,19 @@ def test_check_lowering_runs_each_schedule_once(monkeypatch):
     plan, _ = BUILDERS["allgather_push"]((EXAMPLES / "allgather_push" / "allgather_push.ttir").read_text(), 2)
     check_lowering(plan, schedules=3)
     assert sorted(calls) == [0, 0, 1, 1, 2, 2]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_reduce_whose_combiner_branches(seed):
+    """Issue 29 class 3: the combiner's scf.if decides per pair (was: numpy's "truth value of an
+    array is ambiguous"); ties keep the first index, as the combiner says."""
+    from pathlib import Path
+
+    from transpiler.sim import Launch, Plan, simulate
+
+    x = np.random.default_rng(seed).integers(-4, 5, 128).astype(np.float32)  # many ties
+    text = (Path(__file__).parent / "sim_inputs" / "reduce_if.ttir").read_text()
+    plan = Plan(1, {"x": x, "out": "zeros(1, f32)", "idx": "zeros(1, i32)"},
+                [[Launch([0], text, args={"#0": "x", "#1": "out", "#2": "idx"})]])
+    got = simulate(plan).buffers[0]
+    assert got["out"][0] == x.max() and got["idx"][0] == int(np.argmax(x))

@@ -176,20 +176,40 @@ def dot(p, st, args):
 
 
 def _region_prepare(op, c):
-    return c.region(op.regions[0]), attr_value(op, "axis", 0), bool(attr_value(op, "reverse", False))
+    region = op.regions[0]
+    straight = len(region.blocks) == 1 and not any(o.regions or o.name.startswith("cf.") for o in region.blocks[0].ops)
+    return c.region(region), attr_value(op, "axis", 0), bool(attr_value(op, "reverse", False)), straight
+
+
+def _combine(p, st, frame, lhs, rhs):
+    """The combiner region on the pairs ``lhs[k]``, ``rhs[k]`` (arrays of one shape): once on the
+    whole arrays when it is straight-line, else once per element pair, so that its own control
+    flow (``scf.if``, ``cf`` branches) decides per pair (issue 29, "regions as regions")."""
+    blocks, straight = st[0], st[3]
+    if straight:
+        out = yield from run_region(p, blocks, frame, list(lhs) + list(rhs))
+        return [np.asarray(o) for o in out]
+    shape = np.shape(lhs[0])
+    out = None
+    for i in np.ndindex(*shape):
+        r = yield from run_region(p, blocks, frame, [v[i] for v in lhs] + [v[i] for v in rhs])
+        if out is None:
+            out = [np.empty(shape, np.asarray(x).dtype) for x in r]
+        for o, x in zip(out, r):
+            o[i] = x
+    return out if out is not None else [np.empty(shape, v.dtype) for v in lhs]
 
 
 @implements("tt.reduce", gen=True, prepare=_region_prepare)
 def reduce(p, st, args, frame):
     """Pairwise tree over the axis: log2(n) runs of the combiner region on whole arrays (the
     order of a float sum is not fixed, SPEC.md section 7)."""
-    blocks, axis, _rev = st
+    axis = st[1]
     vals = [np.moveaxis(np.asarray(a), axis, 0) for a in args]
     while vals[0].shape[0] > 1:
         n = vals[0].shape[0]
         half = n // 2
-        out = yield from run_region(p, blocks, frame, [v[:half] for v in vals] + [v[half:2 * half] for v in vals])
-        out = [np.asarray(o) for o in out]
+        out = yield from _combine(p, st, frame, [v[:half] for v in vals], [v[half:2 * half] for v in vals])
         if n % 2:
             out = [np.concatenate([o, v[2 * half:]]) for o, v in zip(out, vals)]
         vals = out
@@ -200,14 +220,14 @@ def reduce(p, st, args, frame):
 @implements("tt.scan", gen=True, prepare=_region_prepare)
 def scan(p, st, args, frame):
     """Inclusive scan by doubling steps (Hillis-Steele): log2(n) runs of the combiner region."""
-    blocks, axis, rev = st
+    axis, rev = st[1], st[2]
     vals = [np.moveaxis(np.asarray(a), axis, 0) for a in args]
     if rev:
         vals = [v[::-1] for v in vals]
     n = vals[0].shape[0]
     d = 1
     while d < n:
-        out = yield from run_region(p, blocks, frame, [v[:-d] for v in vals] + [v[d:] for v in vals])
+        out = yield from _combine(p, st, frame, [v[:-d] for v in vals], [v[d:] for v in vals])
         vals = [np.concatenate([v[:d], np.asarray(o, dtype=v.dtype)]) for v, o in zip(vals, out)]
         d *= 2
     if rev:
