@@ -26,7 +26,7 @@ import numpy as np
 from ..diagnostics import DiagnosticError
 from ..ir.attributes import StringAttr
 from .closures import instruction
-from .errors import Finding, NotSimulated
+from .errors import Finding, NotSimulated, StepLimit
 from .ops import IMPLS, load_all
 from .reorder import reorder_targets
 
@@ -216,8 +216,14 @@ class Compiler:
 
 
 def run_block(p, cb: CompiledBlock, frame: list):
-    """Run one block's ops on ``frame``; returns ``(next block index or RETURN, values)``."""
-    p.run.ops += cb.n
+    """Run one block's ops on ``frame``; returns ``(next block index or RETURN, values)``.
+    Counts the block's ops first and raises :class:`StepLimit` past ``--max-ops`` (SPEC.md
+    section 7: every op wherever it runs, so a ``cf`` back-edge loop stops)."""
+    machine = p.run
+    machine.ops += cb.n
+    if machine.ops > machine.max_ops:
+        at = cb.term_op if cb.term_op is not None else (cb.ops[0] if cb.ops else None)
+        raise StepLimit(f"more than {machine.max_ops} ops executed (--max-ops)", op=at, rank=p.rank, program=p.program)
     k = 0  # index of the op running (in cb.ops)
     try:
         for plain, kind, last in cb.segments:

@@ -65,6 +65,9 @@ def consume_token(p, st, args):
     return args[0]
 
 
+_SIGNAL_TYPES = frozenset(np.dtype(n) for n in ("int32", "int64", "uint64"))
+
+
 class NotifyStatic:
     __slots__ = ("op", "sig_op", "dtype")
 
@@ -74,7 +77,7 @@ class NotifyStatic:
         if self.sig_op not in (SET, ADD):
             raise NotSimulated(f"sigOp {self.sig_op} is neither set (1) nor add (2)")
         t = dtype_of(pointee(op.operand_types[0]))
-        self.dtype = t if t.kind in "iu" and t.itemsize in (4, 8) else None
+        self.dtype = t if t in _SIGNAL_TYPES else None  # ui32, i16, f32 ...: the 8 bytes of the i64 (SPEC 2.2, 7)
 
 
 @implements("distributed.notify", gen=True, prepare=NotifyStatic)
@@ -89,7 +92,7 @@ def notify(p, st, args, frame):
         mem.writer = p.run.op_key(st.op)
     if st.dtype is None:
         if st.sig_op == ADD:
-            raise Finding("adds to a signal whose pointee is not an integer of 32 or 64 bits")
+            raise Finding("adds to a signal whose pointee is not i32, i64 or ui64")
         mem.store(target, I64, np.int64(v))
         return None
     value = wrap_int(int(v), st.dtype)
