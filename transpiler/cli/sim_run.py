@@ -63,6 +63,8 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         if not eq or not name:
             raise UsageError(f"--arg '{a}' is not NAME=VALUE")
         given[name] = value
+    names = [arg.name.lstrip("%") if arg.name else f"#{i}" for i, arg in enumerate(arguments)]
+    _check_names(given, names, function)
     buffers, launch_args = {}, {}
     for i, arg in enumerate(arguments):
         name = arg.name.lstrip("%") if arg.name else f"#{i}"
@@ -77,10 +79,24 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
             launch_args[name] = name
         else:
             launch_args[name] = _scalar(value, name, ranks)
-    if given:
-        raise UsageError(f"@{function} has no argument {', '.join(sorted(given))}")
     launch = Launch(list(range(ranks)), text, function, grid, launch_args, filename=kernel)
     return Plan(ranks, buffers, [[launch]]), text
+
+
+def _check_names(given: Dict[str, str], names: Sequence[str], function: str) -> None:
+    """Raise :class:`UsageError` naming each ``--arg`` that is neither an argument's SSA name nor
+    ``#i`` of one, with near names (``difflib.get_close_matches``; issue 31, item 4)."""
+    import difflib
+
+    known = set(names) | {f"#{i}" for i in range(len(names))}
+    unknown = [n for n in given if n not in known]
+    if not unknown:
+        return
+    parts = []
+    for n in unknown:
+        near = difflib.get_close_matches(n, names, n=3)
+        parts.append(n + (f" (did you mean {' or '.join(near)}?)" if near else ""))
+    raise UsageError(f"@{function} has no argument {', '.join(parts)}; its arguments: {', '.join(names)}")
 
 
 def _scalar(value: str, name: str, ranks: int):
