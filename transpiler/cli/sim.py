@@ -34,10 +34,22 @@ def _grid(text: str):
     return dims
 
 
+def _ranks(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        ranks = int(value)
+    except ValueError:
+        ranks = 0
+    if ranks < 1:
+        raise click.BadParameter(f"'{value}' is not a number of ranks: give a positive integer, e.g. --ranks 4")
+    return ranks
+
+
 @click.command(context_settings={"help_option_names": ["--help", "-h"]})
 @click.argument("kernel", required=False)
 @click.option("--plan", "plan_path", metavar="PLAN.json", help="Run the steps of a plan (JSON, SPEC.md section 7).")
-@click.option("--ranks", type=click.IntRange(1), help="Number of ranks (PEs).")
+@click.option("--ranks", callback=_ranks, help="Number of ranks (PEs).")
 @click.option("--grid", default="1", show_default=True, help="Programs per launch, G[,G[,G]] (axes x, y, z).")
 @click.option("--function", "function", help="The function to launch (default: the module's only public one).")
 @click.option("--arg", "args", multiple=True, metavar="NAME=VALUE",
