@@ -80,6 +80,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     except ImportError:
         raise click.UsageError("ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'") from None
     from ..api import LoweringError
+    from ..diagnostics import DiagnosticError
     from ..diagnostics import print_diagnostics
     from ..sim import Finding, UsageError
     from .sim_run import build_plan, describe, run_plan
@@ -105,7 +106,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     except Finding as f:
         print_diagnostics([_with_python_notes(f.diagnostic())])
         sys.exit(EXIT_FINDING)
-    except LoweringError as e:
+    except (LoweringError, DiagnosticError) as e:
         print_diagnostics(e.diagnostics)
         sys.exit(EXIT_FINDING)
     except click.ClickException:

@@ -27,6 +27,8 @@ def _function_arguments(text: str, filename: str, function: Optional[str]):
             funcs[op.attributes["sym_name"].value] = (op, not (isinstance(vis, StringAttr) and vis.value == "private"))
     if function is None:
         public = [n for n, (_, pub) in funcs.items() if pub]
+        if not public:
+            raise UsageError(f"{filename} has no public function to launch (a tt.func or func.func that is not private)")
         if len(public) != 1:
             raise UsageError(f"{filename} has {len(public)} public functions ({', '.join(public)}): name one with --function")
         function = public[0]
@@ -40,6 +42,8 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
 
     Raises:
         UsageError: a missing KERNEL or --ranks, a malformed --arg, an argument not given.
+        click.UsageError: KERNEL cannot be read.
+        DiagnosticError: KERNEL is not UTF-8 text (as ``ttd-lower``).
     """
     if plan_path is not None:
         if kernel is not None or args:
@@ -51,11 +55,9 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         raise UsageError("give a KERNEL file (or --plan PLAN.json)")
     if ranks is None:
         raise UsageError("give the number of ranks (--ranks R)")
-    try:
-        with open(kernel, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read '{kernel}': {getattr(e, 'strerror', None) or e}") from None
+    from .output import read_input
+
+    text = read_input(kernel)  # click.UsageError; DiagnosticError at the first byte that is not UTF-8
     _module, function, arguments = _function_arguments(text, kernel, function)
     given: Dict[str, str] = {}
     for a in args:
