@@ -34,10 +34,22 @@ def _grid(text: str):
     return dims
 
 
+def _ranks(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        ranks = int(value)
+    except ValueError:
+        ranks = 0
+    if ranks < 1:
+        raise click.BadParameter(f"'{value}' is not a number of ranks: give a positive integer, e.g. --ranks 4")
+    return ranks
+
+
 @click.command(context_settings={"help_option_names": ["--help", "-h"]})
 @click.argument("kernel", required=False)
 @click.option("--plan", "plan_path", metavar="PLAN.json", help="Run the steps of a plan (JSON, SPEC.md section 7).")
-@click.option("--ranks", type=click.IntRange(1), help="Number of ranks (PEs).")
+@click.option("--ranks", callback=_ranks, help="Number of ranks (PEs).")
 @click.option("--grid", default="1", show_default=True, help="Programs per launch, G[,G[,G]] (axes x, y, z).")
 @click.option("--function", "function", help="The function to launch (default: the module's only public one).")
 @click.option("--arg", "args", multiple=True, metavar="NAME=VALUE",
@@ -68,6 +80,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     except ImportError:
         raise click.UsageError("ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'") from None
     from ..api import LoweringError
+    from ..diagnostics import DiagnosticError
     from ..diagnostics import print_diagnostics
     from ..sim import Finding, UsageError
     from .sim_run import build_plan, describe, run_plan
@@ -93,7 +106,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     except Finding as f:
         print_diagnostics([_with_python_notes(f.diagnostic())])
         sys.exit(EXIT_FINDING)
-    except LoweringError as e:
+    except (LoweringError, DiagnosticError) as e:
         print_diagnostics(e.diagnostics)
         sys.exit(EXIT_FINDING)
     except click.ClickException:

@@ -27,6 +27,8 @@ def _function_arguments(text: str, filename: str, function: Optional[str]):
             funcs[op.attributes["sym_name"].value] = (op, not (isinstance(vis, StringAttr) and vis.value == "private"))
     if function is None:
         public = [n for n, (_, pub) in funcs.items() if pub]
+        if not public:
+            raise UsageError(f"{filename} has no public function to launch (a tt.func or func.func that is not private)")
         if len(public) != 1:
             raise UsageError(f"{filename} has {len(public)} public functions ({', '.join(public)}): name one with --function")
         function = public[0]
@@ -40,6 +42,8 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
 
     Raises:
         UsageError: a missing KERNEL or --ranks, a malformed --arg, an argument not given.
+        click.UsageError: KERNEL cannot be read.
+        DiagnosticError: KERNEL is not UTF-8 text (as ``ttd-lower``).
     """
     if plan_path is not None:
         if kernel is not None or args:
@@ -51,11 +55,9 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         raise UsageError("give a KERNEL file (or --plan PLAN.json)")
     if ranks is None:
         raise UsageError("give the number of ranks (--ranks R)")
-    try:
-        with open(kernel, encoding="utf-8") as f:
-            text = f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise UsageError(f"cannot read '{kernel}': {getattr(e, 'strerror', None) or e}") from None
+    from .output import read_input
+
+    text = read_input(kernel)  # click.UsageError; DiagnosticError at the first byte that is not UTF-8
     _module, function, arguments = _function_arguments(text, kernel, function)
     given: Dict[str, str] = {}
     for a in args:
@@ -63,6 +65,8 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         if not eq or not name:
             raise UsageError(f"--arg '{a}' is not NAME=VALUE")
         given[name] = value
+    names = [arg.name.lstrip("%") if arg.name else f"#{i}" for i, arg in enumerate(arguments)]
+    _check_names(given, names, function)
     buffers, launch_args = {}, {}
     for i, arg in enumerate(arguments):
         name = arg.name.lstrip("%") if arg.name else f"#{i}"
@@ -77,10 +81,24 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
             launch_args[name] = name
         else:
             launch_args[name] = _scalar(value, name, ranks)
-    if given:
-        raise UsageError(f"@{function} has no argument {', '.join(sorted(given))}")
     launch = Launch(list(range(ranks)), text, function, grid, launch_args, filename=kernel)
     return Plan(ranks, buffers, [[launch]]), text
+
+
+def _check_names(given: Dict[str, str], names: Sequence[str], function: str) -> None:
+    """Raise :class:`UsageError` naming each ``--arg`` that is neither an argument's SSA name nor
+    ``#i`` of one, with near names (``difflib.get_close_matches``; issue 31, item 4)."""
+    import difflib
+
+    known = set(names) | {f"#{i}" for i in range(len(names))}
+    unknown = [n for n in given if n not in known]
+    if not unknown:
+        return
+    parts = []
+    for n in unknown:
+        near = difflib.get_close_matches(n, names, n=3)
+        parts.append(n + (f" (did you mean {' or '.join(near)}?)" if near else ""))
+    raise UsageError(f"@{function} has no argument {', '.join(parts)}; its arguments: {', '.join(names)}")
 
 
 def _scalar(value: str, name: str, ranks: int):

@@ -23,10 +23,25 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import OutOfBounds
+from .errors import OutOfBounds, UsageError
 
 BASE = 1 << 32  # byte address of rank 0's heap (0 stays an invalid address)
 ALIGN = 256
+MAX_HEAP_BYTES = 1 << 30  # all ranks' heaps together (issue 31, item 4: refuse before allocating)
+
+
+def heap_bytes(sizes: Sequence[int]) -> int:
+    """One rank's heap size in bytes for buffers of ``sizes`` bytes, each aligned to ``ALIGN``."""
+    return max(sum(-(-max(n, 1) // ALIGN) * ALIGN for n in sizes), ALIGN)
+
+
+def check_heaps(ranks: int, sizes: Sequence[int]) -> None:
+    """Raise :class:`UsageError` when ``ranks`` heaps of buffers of ``sizes`` bytes exceed
+    ``MAX_HEAP_BYTES`` together (checked before anything is allocated; issue 31, item 4)."""
+    total = ranks * heap_bytes(sizes)
+    if total > MAX_HEAP_BYTES:
+        raise UsageError(f"{ranks} ranks x {heap_bytes(sizes):,} heap bytes = {total:,} bytes, over the limit of "
+                         f"{MAX_HEAP_BYTES:,} bytes: use fewer ranks or smaller buffers")
 
 
 class Buffer:

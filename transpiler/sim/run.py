@@ -14,7 +14,7 @@ from .dtypes import dtype_of, is_pointer, wrap_int
 from .errors import SCHEDULE, Finding, UsageError, op_note
 from .interp import Compiler
 from .library.binding import DeviceLibrary
-from .memory import Memory
+from .memory import Memory, check_heaps
 from .plan import Fill, Launch, Plan, parse_value
 from .scheduler import ActiveLaunch, Run, run_step
 
@@ -79,7 +79,7 @@ def prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cach
     """Inputs made and launches resolved once for every schedule.
 
     Raises:
-        UsageError: a malformed plan (unknown buffer, missing argument, rank out of range, ...).
+        UsageError: a malformed plan (unknown buffer, heaps over ``MAX_HEAP_BYTES``, missing argument, rank out of range, ...).
         NotSimulated / Finding: a kernel that cannot be compiled.
     """
     if not isinstance(plan.ranks, int) or plan.ranks < 1:
@@ -89,10 +89,13 @@ def prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cach
             raise UsageError(f"team {list(t)} is not a strided subset of the {plan.ranks} ranks")
     rng = np.random.default_rng(seed)
     layout, initial = [], {}
+    values = {}
     for name, value in plan.buffers.items():
         if name == "rank":
             raise UsageError("no buffer may be named 'rank'")
-        v = parse_value(value, None, plan.base_dir, plan.ranks)
+        values[name] = parse_value(value, None, plan.base_dir, plan.ranks)
+    check_heaps(plan.ranks, [v.n * v.dtype.itemsize for v in values.values()])
+    for name, v in values.items():
         arrays = [v.materialize(r, rng) for r in range(plan.ranks)]
         layout.append((name, arrays[0].nbytes, arrays[0].dtype))
         initial[name] = arrays

@@ -1,0 +1,61 @@
+"""What ``ttd-sim`` says when its command line is wrong (issue 31, items 3 and 4).
+
+* a misspelled ``--arg`` name is named, with the kernel's near argument names suggested;
+* ``--ranks`` that is not a number says what a valid value is; ranks whose heaps (ranks x heap
+  bytes) exceed the limit are refused before anything is allocated, with both figures;
+* an input with no public function names the file;
+* a binary input gives a located error and exit 1, as ``ttd-lower`` does.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+SIM = [sys.executable, "-c", "from transpiler.cli.sim import entry; entry()"]
+PUSH = ROOT / "examples" / "allgather_push" / "allgather_push.ttir"
+PUSH_ARGS = ["--arg", "local_ptr=zeros(4)", "--arg", "symm_buf_ptr=zeros(16)", "--arg", "signal_ptr=zeros(4)",
+             "--arg", "out_ptr=zeros(16)", "--arg", "epoch=1"]
+
+
+def sim(*args):
+    return subprocess.run(SIM + [str(a) for a in args], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_misspelled_arg_is_named_with_near_names():
+    r = sim(PUSH, "--ranks", 4, "--grid", 4, *PUSH_ARGS, "--arg", "n_per_rnk=4")
+    assert r.returncode == 2, r.stderr
+    assert "n_per_rnk" in r.stderr and "n_per_rank" in r.stderr and "did you mean" in r.stderr.lower()
+    assert "Traceback" not in r.stderr
+
+
+def test_ranks_not_a_number_says_what_is_valid():
+    r = sim(PUSH, "--ranks", "abc")
+    assert r.returncode == 2
+    assert "'abc'" in r.stderr and "positive integer" in r.stderr
+    assert "integer range" not in r.stderr
+
+
+def test_too_many_ranks_refused_before_allocating_with_the_figures():
+    big = [a.replace("zeros(16)", "zeros(4096)") for a in PUSH_ARGS]  # 100000 x 33,280 heap bytes: 3.3 GB
+    r = sim(PUSH, "--ranks", 100000, "--grid", 4, *big, "--arg", "n_per_rank=4")
+    assert r.returncode == 2, r.stderr
+    assert "100000 ranks" in r.stderr and "bytes" in r.stderr and "limit" in r.stderr
+    assert "pointer not in heap" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_no_public_function_names_the_file():
+    r = sim("/dev/null", "--ranks", 2)
+    assert r.returncode == 2
+    assert "/dev/null" in r.stderr and "no public function" in r.stderr
+    assert "()" not in r.stderr
+
+
+def test_binary_input_is_a_located_error():
+    r = sim("/bin/ls", "--ranks", 2)
+    assert r.returncode == 1, r.stderr
+    assert r.stderr.startswith("/bin/ls:1:") and "error: invalid UTF-8" in r.stderr
+    assert "codec can't decode" not in r.stderr and r.stdout == ""
