@@ -40,7 +40,7 @@ def test_ranks_not_a_number_says_what_is_valid():
 
 
 def test_too_many_ranks_refused_before_allocating_with_the_figures():
-    big = [a.replace("zeros(16)", "zeros(4096)") for a in PUSH_ARGS]  # 100000 x 33,280 heap bytes: 3.3 GB
+    big = [a.replace("zeros(16)", "zeros(65536)") for a in PUSH_ARGS]  # 100000 x 524,800 heap bytes: 52 GB
     r = sim(PUSH, "--ranks", 100000, "--grid", 4, *big, "--arg", "n_per_rank=4")
     assert r.returncode == 2, r.stderr
     assert "100000 ranks" in r.stderr and "bytes" in r.stderr and "limit" in r.stderr

@@ -42,7 +42,7 @@ def test_float_atomic_add_elements_keep_a_tolerance():
     y[0]["acc"][1] = y[0]["acc"][2]  # not written by an atomic add: exact
     assert first_difference(a, y)[2] == 1
     mem.store_at(np.array([2]), np.dtype(np.float32), np.float32(1))  # a plain store ends the leeway
-    assert not mem.loose_of(0)["acc"][2]
+    assert not Outcome.of(0, _FakeRun(mem)).loose[0]["acc"][2]
 
 
 class _FakeRun:

@@ -23,25 +23,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import OutOfBounds, UsageError
+from .errors import OutOfBounds
 
 BASE = 1 << 32  # byte address of rank 0's heap (0 stays an invalid address)
 ALIGN = 256
-MAX_HEAP_BYTES = 1 << 30  # all ranks' heaps together (issue 31, item 4: refuse before allocating)
-
-
-def heap_bytes(sizes: Sequence[int]) -> int:
-    """One rank's heap size in bytes for buffers of ``sizes`` bytes, each aligned to ``ALIGN``."""
-    return max(sum(-(-max(n, 1) // ALIGN) * ALIGN for n in sizes), ALIGN)
-
-
-def check_heaps(ranks: int, sizes: Sequence[int]) -> None:
-    """Raise :class:`UsageError` when ``ranks`` heaps of buffers of ``sizes`` bytes exceed
-    ``MAX_HEAP_BYTES`` together (checked before anything is allocated; issue 31, item 4)."""
-    total = ranks * heap_bytes(sizes)
-    if total > MAX_HEAP_BYTES:
-        raise UsageError(f"{ranks} ranks x {heap_bytes(sizes):,} heap bytes = {total:,} bytes, over the limit of "
-                         f"{MAX_HEAP_BYTES:,} bytes: use fewer ranks or smaller buffers")
 
 
 class Buffer:
@@ -261,16 +246,6 @@ class Memory:
         if self.loose is None:
             self.loose = np.zeros(self.flat.size, dtype=bool)
         self.loose[np.asarray(idx) * itemsize] = True
-
-    def loose_of(self, rank: int) -> Optional[Dict[str, np.ndarray]]:
-        """Per buffer of ``rank``, which elements a float atomic add wrote last (None: none)."""
-        if self.loose is None:
-            return None
-        out = {}
-        for name, buf in self.buffers.items():
-            start = rank * self.heap_size + buf.offset
-            out[name] = self.loose[start : start + buf.count * buf.dtype.itemsize : buf.dtype.itemsize].copy()
-        return out
 
     def read_bytes(self, addr: int, nbytes: int, buf: Optional[Buffer], what: str) -> np.ndarray:
         """A copy of ``nbytes`` bytes at ``addr`` (checked against ``buf``)."""

@@ -14,7 +14,8 @@ from .dtypes import dtype_of, is_pointer, wrap_int
 from .errors import SCHEDULE, Finding, UsageError, op_note
 from .interp import Compiler
 from .library.binding import DeviceLibrary
-from .memory import Memory, check_heaps
+from .limits import check_heaps
+from .memory import Memory
 from .plan import Fill, Launch, Plan, parse_value
 from .scheduler import ActiveLaunch, Run, run_step
 
@@ -46,7 +47,10 @@ class Outcome:
     def of(cls, seed: int, run: Run) -> "Outcome":
         """The outcome of the finished ``run`` under schedule ``seed``."""
         m = run.memory
-        loose = None if m.loose is None else [m.loose_of(r) for r in range(m.ranks)]
+        loose = None
+        if m.loose is not None:  # per buffer of each rank, the elements a float atomic add wrote last
+            loose = [{name: m.loose[r * m.heap_size + b.offset:][: b.count * b.dtype.itemsize : b.dtype.itemsize].copy()
+                      for name, b in m.buffers.items()} for r in range(m.ranks)]
         return cls(seed, [m.buffers_of(r) for r in range(m.ranks)], loose)
 
 
