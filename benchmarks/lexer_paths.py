@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 _NEVER = re.compile(r"(?!)")
 
 
-_LINES = "transpiler.parser.line_runs"
-_LEXER = "transpiler.parser.lexer"
+_LINES = "transpiler.parser.structure.line_runs"
+_LEXER = "transpiler.parser.structure.lexer"
 # {configuration: the (module, regex) pairs turned off}; the first has every path on
 CONFIGS = {
     "every path": [],

@@ -1,10 +1,10 @@
-"""The skipping scanners of the detail parser (``transpiler/parser/detail_scan.py``): the regex
+"""The skipping scanners of the detail parser (``transpiler/parser/detail/scan.py``): the regex
 analysis they rest on answers safely, and a scanner is refused where skipping could read other
 tokens than the lexer (issue 16)."""
 
 from __future__ import annotations
 
-from transpiler.parser import detail_scan
+from transpiler.parser.detail import scan as detail_scan
 
 BLANKS = frozenset(" \t\r\n")
 

@@ -1,12 +1,12 @@
 """The parsers generated from ``grammars/ttir.lark`` are the grammar's (issue 16).
 
-* ``transpiler/parser/_structure_tables.py`` (the structure level's LALR(1) tables, driven
-  without Lark at run time) is what ``python -m transpiler.parser.gen_tables`` makes from the
+* ``transpiler/parser/structure/_tables.py`` (the structure level's LALR(1) tables, driven
+  without Lark at run time) is what ``python -m transpiler.parser.structure.gen_tables`` makes from the
   grammar today;
-* ``transpiler/parser/_generated_detail_tables.py`` (the detail level: tables, terminals, the
-  contextual lexers, the rules' tree shaping) is what ``python -m transpiler.parser.gen_detail_tables``
+* ``transpiler/parser/detail/_tables.py`` (the detail level: tables, terminals, the
+  contextual lexers, the rules' tree shaping) is what ``python -m transpiler.parser.detail.gen_tables``
   makes from the grammar today;
-* the detail parser that replays them without Lark (``transpiler/parser/detail_lalr.py``) gives
+* the detail parser that replays them without Lark (``transpiler/parser/detail/lalr.py``) gives
   what Lark's own parser gives with the same builder, and the same errors (kind, token, position,
   expected terminals, message), on every detail text of the corpora (op bodies, block labels,
   aliases, the types, attributes and locations in them, those the tool parses while compiling
@@ -21,7 +21,9 @@ from pathlib import Path
 import pytest
 
 import shared_corpus
-from transpiler.parser import gen_detail_tables, gen_tables, grammar
+from transpiler.parser.detail import gen_tables as gen_detail_tables
+from transpiler.parser.detail import text as grammar
+from transpiler.parser.structure import gen_tables
 
 TESTS = Path(__file__).parent
 SHARED = shared_corpus.SHARED
@@ -29,31 +31,31 @@ SHARED = shared_corpus.SHARED
 
 def test_structure_tables_are_generated_from_the_grammar():
     assert gen_tables.OUTPUT.read_text(encoding="utf-8") == gen_tables.generate(), (
-        "grammars/ttir.lark changed: run python -m transpiler.parser.gen_tables")
+        "grammars/ttir.lark changed: run python -m transpiler.parser.structure.gen_tables")
 
 
 def test_structure_tables_name_the_grammar_they_came_from():
     import hashlib
 
     from transpiler import resources
-    from transpiler.parser import _structure_tables
+    from transpiler.parser.structure import _tables as _structure_tables
 
     assert _structure_tables.GRAMMAR_SHA256 == hashlib.sha256(resources.grammar_text().encode()).hexdigest()
 
 
 def test_detail_tables_are_generated_from_the_grammar():
     assert gen_detail_tables.OUTPUT.read_text(encoding="utf-8") == gen_detail_tables.generate(), (
-        "grammars/ttir.lark changed: run python -m transpiler.parser.gen_detail_tables")
+        "grammars/ttir.lark changed: run python -m transpiler.parser.detail.gen_tables")
 
 
 def test_detail_tables_name_the_grammar_and_starts_they_came_from():
     import hashlib
 
     from transpiler import resources
-    from transpiler.parser import _generated_detail_tables as tables
+    from transpiler.parser.detail import _tables as tables
 
     assert tables.GRAMMAR_SHA256 == hashlib.sha256(resources.grammar_text().encode()).hexdigest()
-    assert list(tables.STARTS) == grammar.DETAIL_STARTS == list(gen_detail_tables.DETAIL_STARTS)
+    assert list(tables.STARTS) == list(grammar.DETAIL_STARTS) == list(gen_detail_tables.DETAIL_STARTS)
 
 
 def test_no_lark_at_run_time(tmp_path):
@@ -68,7 +70,7 @@ def test_no_lark_at_run_time(tmp_path):
     run = subprocess.run([sys.executable, "-X", "importtime", "-m", "transpiler", str(kernel), "-o", os.devnull],
                          capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "transpiler.parser.detail_lalr" in run.stderr
+    assert "transpiler.parser.detail.lalr" in run.stderr
     assert [line for line in run.stderr.splitlines() if "lark" in line.split("|")[-1]] == []
     code = ("import sys, transpiler\n"
             f"transpiler.lower(open({str(kernel)!r}).read())\n"
@@ -117,7 +119,7 @@ def _detail_inputs():
     types, attributes and locations written in them and of what compiling parses."""
     from transpiler.diagnostics import DiagnosticError
     from transpiler.parser import parse_module
-    from transpiler.parser.detail import body_text
+    from transpiler.ir.source import body_text
 
     found = set(_compiled_texts())
     for path in _corpus_files():
@@ -194,16 +196,16 @@ def _parsers():
     from lark import Lark
 
     from transpiler import resources
-    from transpiler.parser.detail import DetailBuilder
-    from transpiler.parser.detail_lalr import DetailParser
+    from transpiler.parser.detail.builder import DetailBuilder
+    from transpiler.parser.detail.lalr import DetailParser
 
-    stock = Lark(resources.grammar_text(), parser="lalr", lexer="contextual", start=grammar.DETAIL_STARTS,
-                 maybe_placeholders=False, transformer=DetailBuilder())
+    stock = Lark(resources.grammar_text(), parser="lalr", lexer="contextual", start=list(grammar.DETAIL_STARTS),
+                 maybe_placeholders=False, transformer=DetailBuilder(grammar.parse_type))
 
     def lark_parse(text, start):
         return stock.parse(text, start=start)
 
-    return lark_parse, DetailParser(DetailBuilder())
+    return lark_parse, DetailParser(DetailBuilder(grammar.parse_type))
 
 
 def test_detail_inputs_include_the_shared_corpus():
@@ -272,8 +274,8 @@ def test_detail_parser_gives_larks_results_and_errors_on_random_damage():
 
 
 def test_compiled_lexers_skip_ignored_text_and_read_item_lists_in_a_lane():
-    from transpiler.parser import _generated_detail_tables as tables
-    from transpiler.parser import detail_lexers
+    from transpiler.parser.detail import _tables as tables
+    from transpiler.parser.detail import lexers as detail_lexers
 
     detail_lexers.compile_all()
     readers = [lexer for lexer in detail_lexers.LEXERS if set(lexer.names) - detail_lexers.IGNORE]
@@ -289,7 +291,7 @@ def test_compiled_detail_parser_gives_larks_results_and_errors():
     compiled (each lexer compiled when a parse first meets it), half after."""
     import random
 
-    from transpiler.parser import detail_lexers
+    from transpiler.parser.detail import lexers as detail_lexers
 
     lark_parse, ours = _parsers()
     inputs = _detail_inputs()
@@ -310,8 +312,9 @@ def test_compiled_detail_parser_gives_larks_results_and_errors():
 def test_the_mode_is_decided_by_the_input_alone():
     """Op bodies of a big module read with the compiled lexers, of a small one with the plain
     ones, whatever was read before (no count across parses)."""
-    from transpiler.parser import detail_lexers, parse_module
-    from transpiler.parser.detail import read_body
+    from transpiler.parser import parse_module
+    from transpiler.parser.detail import lexers as detail_lexers
+    from transpiler.parser.detail.body import read_body
 
     seen = []
     real = grammar.parse_detail_text

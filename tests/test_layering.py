@@ -57,7 +57,7 @@ def test_importing_and_using_ir_loads_no_parser_or_emit():
 
 def test_modules_are_small():
     long = [f"{p.relative_to(PACKAGE)}: {n} lines" for p in sorted(PACKAGE.rglob("*.py"))
-            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES and "_generated" not in p.name]
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES and p.name != "_tables.py"]  # generated
     assert not long, "\n".join(long)
 
 
@@ -73,3 +73,4 @@ def test_only_the_frontend_imports_triton():
             if module and module.partition(".")[0] in ("triton", "torch"):
                 offenders.append(f"{path.relative_to(PACKAGE)} imports {module}")
     assert not offenders, "\n".join(offenders)
+

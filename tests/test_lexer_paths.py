@@ -14,8 +14,8 @@ import pytest
 
 import shared_corpus
 
-from transpiler.parser import lexer, line_runs
-from transpiler.parser.tokens import LexError
+from transpiler.parser.structure import lexer, line_runs
+from transpiler.parser.structure.tokens import LexError
 
 TESTS = Path(__file__).parent
 FILES = sorted((TESTS / "corpus").rglob("*.ttir")) + sorted((TESTS / "lit").glob("*.mlir"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from transpiler.cli.run import Settings, run
-from transpiler.parser import lexer
+from transpiler.parser.structure import lexer
 
 CHUNK = ("module {{\n  tt.func public @k{i}(%x: i32, %out: !tt.ptr<i32>) {{\n"
          "    %r = distributed.get_rank %x : i32\n    tt.store %out, %r : !tt.ptr<i32>\n    tt.return\n  }}\n}}\n")

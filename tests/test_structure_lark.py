@@ -1,6 +1,6 @@
 """The structure driver is Lark's LALR(1) parser of the ``file`` rule (issue 22).
 
-:func:`transpiler.parser.grammar.parse_structure` runs generated tables without Lark.  Here
+:func:`transpiler.parser.structure.lalr.parse_structure` runs generated tables without Lark.  Here
 Lark's own parser of the same grammar (``parser="lalr"``, start ``file``, the structure lexer's
 tokens given through Lark's custom-lexer interface) reads the same token streams, and both
 must give the same tree (rules, inlined ``_rule`` children spliced, tokens) or the same error
@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 import shared_corpus
-from transpiler.parser.grammar import UnexpectedToken as OurUnexpectedToken
-from transpiler.parser.grammar import parse_structure
-from transpiler.parser.lexer import StructureLexer
-from transpiler.parser.tokens import LexError
+from transpiler.parser.structure.lalr import UnexpectedToken as OurUnexpectedToken
+from transpiler.parser.structure.lalr import parse_structure
+from transpiler.parser.structure.lexer import StructureLexer
+from transpiler.parser.structure.tokens import LexError
 
 TESTS = Path(__file__).parent
 FILES = (sorted((TESTS / "corpus").rglob("*.ttir")) + sorted((TESTS / "lit").glob("*.mlir"))

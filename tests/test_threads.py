@@ -77,7 +77,7 @@ def _big_kernel(n: int) -> str:
 
 
 def _inputs():
-    from transpiler.parser.detail_lexers import COMPILED_FROM
+    from transpiler.parser.detail.lexers import COMPILED_FROM
 
     inputs = [(p.name, p.read_text(encoding="utf-8")) for p in KERNELS]
     big = _big_kernel(500)

@@ -13,7 +13,7 @@ import pytest
 
 import downstream_tools
 from transpiler import lower
-from transpiler.parser.types import parse_type
+from transpiler.parser.detail.text import parse_type
 
 # (spelling, canonical spelling): the canonical one is what triton-adapter-opt prints
 SPELLINGS = [

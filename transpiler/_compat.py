@@ -1,7 +1,7 @@
 """Python 3.9 / 3.10 compatibility (the package supports 3.9 to 3.13).
 
 The structure lexer's own regexes (its one-line path and its runs of lines) and the detail
-parser's skipping scanners (:mod:`transpiler.parser.detail_scan`) use possessive quantifiers
+parser's skipping scanners (:mod:`transpiler.parser.detail.scan`) use possessive quantifiers
 (``*+``, ``++``), which the standard ``re`` module reads only from Python 3.11 on; they keep a
 failing line from backtracking through what it already matched.  Before 3.11 the third-party
 ``regex`` module, which has them, is used instead (``pyproject.toml`` requires it there), and the

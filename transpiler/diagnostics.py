@@ -16,12 +16,14 @@ stream is a terminal.
 from __future__ import annotations
 
 import sys
-from typing import IO, List, Optional, Tuple
+from typing import IO, TYPE_CHECKING, List, Optional, Tuple
 
 import attrs
 
 from . import records
-from .ir.core import Operation, Source
+if TYPE_CHECKING:  # pragma: no cover (annotations only: this module is a leaf the IR uses)
+    from .ir.core import Operation
+    from .ir.source import Source
 
 ERROR = "error"
 WARNING = "warning"
@@ -121,23 +123,6 @@ def op_error(op: Operation, message: str, notes: Optional[List[Note]] = None, at
     if at is not None and op.source is not None:
         offset = at
     return Diagnostic(ERROR, f"'{op.name}' op {message}", source, offset, list(notes or []))
-
-
-def with_function_note(diag: Diagnostic, op: Operation) -> Diagnostic:
-    """Add a note pointing at the function that holds ``op`` (in a module of many kernels,
-    which one it is), unless ``diag`` already has notes."""
-    from .ir.attributes import StringAttr
-    from .ir.core import enclosing_function
-
-    func = enclosing_function(op)
-    if func is not None and func.span is not None and not diag.notes:
-        try:
-            sym = func.attributes.get("sym_name")
-        except DiagnosticError:  # a malformed header: the function's own text is the pointer
-            sym = None
-        name = f"@{sym.value}" if isinstance(sym, StringAttr) else f"'{func.name}'"
-        diag.notes.append(Note(f"in {name}, defined here", func.source, func.span[0]))
-    return diag
 
 
 def op_location(op: Operation) -> Tuple[Optional[Source], Optional[int]]:

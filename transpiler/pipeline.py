@@ -15,7 +15,8 @@ import time
 from typing import Callable, Dict, List, Optional, Tuple
 
 from . import records
-from .diagnostics import ERROR, Diagnostic, DiagnosticEngine, with_function_note
+from .diagnostics import ERROR, Diagnostic, DiagnosticEngine
+from .ir.function_note import with_function_note
 from .ir.core import Module
 
 

@@ -1,7 +1,7 @@
 """Where the data files the package needs live (the grammar, the device template library).
 
 The package itself caches nothing on disk: both levels of the grammar run from tables generated
-at development time (``transpiler/parser/_structure_tables.py``, ``_generated_detail_tables.py``).
+at development time (``transpiler/parser/structure/_tables.py``, ``detail/_tables.py``).
 
 In a wheel they are installed inside the package (``transpiler/_data/``, see
 ``pyproject.toml``); in a source checkout (editable install, tests) they are read from the

@@ -19,6 +19,7 @@ from typing import Dict, List, Optional
 from ..ir.attributes import DenseI32ArrayAttr, format_attr_dict, quote_string
 from ..ir.core import Block, BlockArgument, Module, Operation, OpResult, Region, Value
 from ..ir.dialect import lookup
+from ..ir.source import REGION_SLOT, body_text
 from .custom import print_hook
 from .format_printer import Printer, print_format
 from .location_text import one_line_location
@@ -137,8 +138,6 @@ def implicit_argument_location(block: Block, index: int, arg: BlockArgument) -> 
         return _file_location(op.source, block.label_offset + match.start()) if match else None
     if index != 0:
         return None
-    from ..parser.detail import REGION_SLOT, body_text
-
     text = body_text(op)
     match = name.search(text.text.split(REGION_SLOT)[0])
     offset = text.source_offset(match.start()) if match else None

@@ -82,7 +82,7 @@ class Operation:
         op = cls(name, regions=list(regions), location=location)
         names = list(result_names) + [None] * (len(result_types) - len(result_names))
         op._results = [OpResult(op, i, names[i], t) for i, t in enumerate(result_types)]
-        op._detail = _upper()[0](
+        op._detail = UPPER["OpDetail"](
             operands=list(operands),
             operand_type_hints=list(operand_types or ()),
             attributes=dict(attributes or {}),
@@ -199,7 +199,7 @@ class Block:
     @property
     def arguments(self) -> List[BlockArgument]:
         if self._arguments is None:
-            self._arguments = _upper()[1](self)
+            self._arguments = UPPER["block_arguments"](self)
         return self._arguments
 
     @arguments.setter
@@ -274,19 +274,11 @@ class Module:
                             stack.extend(reversed(block.ops))
 
 
-_UPPER: Optional[tuple] = None
-
-
-def _upper() -> tuple:
-    """``(OpDetail, block_arguments)`` from the modules built on this one (``dialect``, ``scope``,
-    which import it): bound on first use, not imported again in every call."""
-    global _UPPER
-    if _UPPER is None:
-        from .dialect import OpDetail
-        from .scope import block_arguments
-
-        _UPPER = (OpDetail, block_arguments)
-    return _UPPER
+#: What the modules built on this one provide to it: ``"OpDetail"`` (the class, from
+#: ``dialect``) and ``"block_arguments"`` (from ``scope``).  Each of them binds its entry when it
+#: is imported, and ``transpiler/ir/__init__.py`` imports both, so any use of the IR finds
+#: them; this module imports neither (issue 30: no import circle).
+UPPER: Dict[str, object] = {}
 
 
 def enclosing_function(op: Operation) -> Optional[Operation]:

@@ -17,6 +17,7 @@ import attrs
 
 from .. import records
 from .attributes import Attribute
+from . import core as _core
 from .core import Operation, Value
 from .format import compile_format, format_names
 from .types import Type
@@ -219,7 +220,7 @@ class OpDetail:
 
     def resolved_operands(self, op: Operation) -> List[Value]:
         if self.operands is None:
-            resolve = _scope.resolve
+            resolve = RESOLVE["resolve"]
             n = len(self.operand_names)
             hints = self.operand_type_hints + [None] * (n - len(self.operand_type_hints))
             offsets = self.operand_offsets + [None] * (n - len(self.operand_offsets))
@@ -286,5 +287,7 @@ def operand_groups(op: Operation, opdef: OpDef) -> List[Tuple[str, int]]:
     return groups
 
 
-# scope.py imports this module: bound as a module, it may be partly initialised here
-from . import scope as _scope  # noqa: E402
+#: ``scope.resolve``, bound by ``scope`` when it is imported (it imports this module; see
+#: :data:`transpiler.ir.core.UPPER`).
+RESOLVE: Dict[str, Callable] = {}
+_core.UPPER["OpDetail"] = OpDetail

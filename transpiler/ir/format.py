@@ -9,7 +9,7 @@ or successor of the op), ``type($x)``, ``functional-type($ins, $outs)``, ``attr-
 ``attr-dict-with-keyword``, and optional groups ``( ... $anchor^ ... )?``.
 
 :func:`compile_format` turns the string into elements once per op declaration.  One engine
-interprets them in both directions: :mod:`transpiler.parser.format_reader` reads an op's text
+interprets them in both directions: :mod:`transpiler.parser.detail.format_reader` reads an op's text
 by them, :mod:`transpiler.emit.format_printer` prints an op by them.
 """
 

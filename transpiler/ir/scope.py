@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError, Note, op_error, op_location
+from . import core as _core, dialect as _dialect
 from .core import Block, BlockArgument, Operation, OpResult, Region, Value
 from .dialect import lookup
 from .types import Type
@@ -250,3 +251,7 @@ def block_arguments(block: Block) -> List[BlockArgument]:
     index = next(i for i, r in enumerate(op.regions) if r is region)
     args = op.detail().region_args.get(index, [])  # a malformed header is reported, not guessed
     return [BlockArgument(block, i, n, t, loc) for i, (n, t, loc) in enumerate(args)]
+
+
+_core.UPPER["block_arguments"] = block_arguments
+_dialect.RESOLVE["resolve"] = resolve

@@ -4,7 +4,7 @@ the alias definitions kept as text (:class:`Alias`)."""
 from __future__ import annotations
 
 import bisect
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 import attrs
 
 
@@ -22,6 +22,8 @@ class Source:
     filename: str = "<input>"
     split_line: Optional[int] = None
     reader: Optional[object] = None  # reads ops' details on demand (the parser's DetailReader)
+    #: the file's attribute aliases, ``#name`` -> value text (the reader substitutes them)
+    aliases: Dict[str, str] = attrs.Factory(dict)
     _line_starts: Optional[List[int]] = attrs.field(default=None, init=False)
 
     def line_col(self, offset: int) -> Tuple[int, int]:
@@ -63,3 +65,41 @@ class Alias:
     name: str
     value: str
     span: Tuple[int, int]
+
+
+#: Where a region stands in an op's joined body text (:func:`body_text`).
+REGION_SLOT = "\x00"
+
+
+@attrs.define
+class BodyText:
+    """An op's BODY pieces joined (regions as REGION_SLOT) with the source offset of each piece."""
+
+    text: str
+    pieces: List[Tuple[int, int]]  # (offset in text, offset in source)
+    source: Optional[Source]
+
+    def source_offset(self, pos: int) -> Optional[int]:
+        """The source offset of ``pos`` in :attr:`text` (None before the first piece)."""
+        best = None
+        for joined, src in self.pieces:
+            if joined <= pos:
+                best = src + (pos - joined)
+        return best
+
+
+def body_text(op) -> BodyText:
+    """The BODY pieces of structure-read ``op`` (``op.body``: tokens with ``value`` and
+    ``start_pos``, None for a region) joined, regions as :data:`REGION_SLOT`."""
+    parts: List[str] = []
+    pieces: List[Tuple[int, int]] = []
+    pos = 0
+    for piece in op.body or ():
+        if piece is None:  # line breaks around the slot: a piece may end in a comment
+            parts.append("\n" + REGION_SLOT + "\n")
+            pos += 3
+        else:
+            pieces.append((pos, piece.start_pos))
+            parts.append(piece.value)
+            pos += len(piece.value)
+    return BodyText("".join(parts), pieces, op.source)

@@ -6,7 +6,7 @@ Only the types the lowering reasons about get a structured class (integers, floa
 text, so it passes through unchanged (SPEC.md section 3).
 
 Parsing text into these classes is done, once per distinct text, by
-:func:`transpiler.parser.types.parse_type`.
+:func:`transpiler.parser.detail.types.parse_type`.
 """
 
 from __future__ import annotations

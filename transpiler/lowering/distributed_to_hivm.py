@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import List, Optional
 
 from .. import records
-from ..diagnostics import WARNING, Diagnostic, DiagnosticEngine, DiagnosticError, op_error, op_location, with_function_note
+from ..diagnostics import WARNING, Diagnostic, DiagnosticEngine, DiagnosticError, op_error, op_location
+from ..ir.function_note import with_function_note
 from ..ir.attributes import UNIT, IntegerAttr, StringAttr
 from ..ir.core import Module, Operation, Value, enclosing_function
 from ..ir.dialect import all_attributes, lookup

@@ -12,7 +12,7 @@ from typing import Optional
 from ..diagnostics import ERROR, Diagnostic, DiagnosticError
 from ..ir.core import Module, Source
 from ..gcpause import collector_paused
-from .tokens import LexError
+from .structure.tokens import LexError
 
 _TOKEN_WORDS = {
     "DEF": "result names",
@@ -39,17 +39,18 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
     Raises:
         DiagnosticError: on text that is not MLIR as printed (located, MLIR-style message).
     """
-    from .grammar import UnexpectedToken, parse_structure
-    from .lexer import StructureLexer
-    from .structure import StructureBuilder
+    from .structure.lalr import UnexpectedToken, parse_structure
+    from .structure.lexer import StructureLexer
+    from .structure.builder import StructureBuilder
 
-    from .op_detail import READER
+    from .detail.reader import READER
 
     source = Source(text, filename, split_line, reader=READER)
     with collector_paused():  # one lexer and one builder per parse: nothing shared between calls
         try:
             module = parse_structure(StructureLexer().tokens(text), StructureBuilder(source))
             _check_aliases(module)
+            source.aliases.update((a.name, a.value) for a in module.aliases if a.name.startswith("#"))
             return module
         except LexError as e:
             raise DiagnosticError([Diagnostic(ERROR, e.message, source, e.offset)]) from None

@@ -1,7 +1,7 @@
 """Print hooks for ops whose syntax no ODS format declares (``OpDef.custom_syntax``).
 
 A hook is ``hook(op, name_of) -> str | [str | RegionPiece, ...]``: the op's text after its
-name, with its regions as :class:`~transpiler.emit.printer.RegionPiece` items.
+name, with its regions as :class:`~transpiler.emit.op_view.RegionPiece` items.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...ir.dialect import all_attributes
 from ...ir.dialects.common import print_attr_dict
-from ..printer import RegionPiece
+from ..op_view import RegionPiece
 from ...ir.types import FunctionType, IndexType
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...ir.dialect import all_attributes, operand_groups
 from ...ir.dialects.common import print_attr_dict
-from ..printer import RegionPiece
+from ..op_view import RegionPiece
 from ...ir.dialects.tt import FUNCTION_ATTRIBUTES, SCALE_DOT_ELEM_TYPE, _dicts, symbol_name
 from ...ir.types import FunctionType
 

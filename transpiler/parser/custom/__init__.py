@@ -2,7 +2,7 @@
 
 Each module reads the ops of one dialect; :func:`parse_hook` finds the hook of an op name.
 A hook is ``hook(op, items) -> OpDetail``: ``items`` is the op body's item list, read with a
-:class:`~transpiler.parser.format_reader.Cursor`.
+:class:`~transpiler.parser.detail.format_reader.Cursor`.
 """
 
 from __future__ import annotations

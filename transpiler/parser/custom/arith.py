@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...ir.dialect import OpDetail
 from ...ir.types import I1
-from ..format_reader import Cursor, finish
+from ..detail.format_reader import Cursor, finish
 
 
 

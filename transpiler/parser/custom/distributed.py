@@ -4,10 +4,10 @@ The ops are declared in :mod:`transpiler.ir.dialects.distributed`."""
 
 from __future__ import annotations
 
-from ..op_detail import detail_from_format
+from ..detail.format_reader import detail_from_format
 from ...ir.dialects.distributed import WAIT
 from ...ir.format import FormatError
-from ..format_reader import Cursor, parse_format
+from ..detail.format_reader import Cursor, parse_format
 
 
 

@@ -10,7 +10,7 @@ from ...ir.attributes import StringAttr, unquote_string
 from ...ir.dialect import OpDetail
 from ...ir.format import FormatError
 from ...ir.types import Type
-from ..format_reader import Cursor, finish
+from ..detail.format_reader import Cursor, finish
 
 
 

@@ -9,7 +9,7 @@ from typing import List
 from ...ir.attributes import UNIT
 from ...ir.dialect import OpDetail
 from ...ir.types import I1, IndexType
-from ..format_reader import Cursor, finish
+from ..detail.format_reader import Cursor, finish
 
 
 

@@ -11,7 +11,7 @@ from ...ir.dialect import OpDetail
 from ...ir.dialects.tt import SCALE_DOT_ELEM_TYPE
 from ...ir.format import FormatError
 from ...ir.types import FunctionType, Type
-from ..format_reader import Cursor, finish
+from ..detail.format_reader import Cursor, finish
 
 
 

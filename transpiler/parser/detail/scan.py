@@ -1,6 +1,6 @@
 """The scanners of the detail parser's busy lexers: ignored text skipped inside the regex.
 
-A lexer of :mod:`transpiler.parser.detail_lalr` reads one token per call; the ``%ignore``
+A lexer of :mod:`transpiler.parser.detail.lalr` reads one token per call; the ``%ignore``
 terminals (blanks, ``//`` comments) then cost a whole turn of the parser's loop each.
 :func:`scanner` builds, for a lexer's terminals, one regex that skips the ignored text first
 and then matches the terminals in the lexer's order::
@@ -119,7 +119,7 @@ def _sequence_may_start(items, c: str) -> bool:
 
 def _item_may_start(op, av, c: str) -> tuple:
     """(may the item's match start with ``c``, may the item match the empty string)."""
-    from .._compat import re
+    from ..._compat import re
 
     name = str(op)
     if name == "LITERAL":
@@ -187,7 +187,7 @@ def _nullable(items) -> bool:
 def scanner(names: Sequence[str], patterns: Dict[str, str], ignore: FrozenSet[str]):
     """The ``match`` of the skipping scanner of a lexer trying ``names`` in that order, or
     None when the lexer ignores nothing or the skip cannot be shown to read the same tokens."""
-    from .._compat import re
+    from ..._compat import re
 
     skipped = [n for n in names if n in ignore]
     kept = [n for n in names if n not in ignore]

@@ -7,14 +7,13 @@ result is shared (DESIGN.md, "types parsed once and interned").
 
 from __future__ import annotations
 
-import functools
 import re
 
-from ..ir.types import FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, PointerType, RankedTensorType, Type
+from ...ir.types import FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, PointerType, RankedTensorType, Type
 
 _INT = re.compile(r"([su]?)i([1-9][0-9]*)\Z")
 _FLOATS = {"bf16", "f16", "f32", "f64", "f80", "f128", "tf32"}
-_SHAPED_KEYWORD_BLANKS = re.compile(r"(tensor|vector|memref|tuple|complex)[ \t\r\n]+(?=<)")
+SHAPED_KEYWORD_BLANKS = re.compile(r"(tensor|vector|memref|tuple|complex)[ \t\r\n]+(?=<)")
 
 
 class TypeSyntaxError(ValueError):
@@ -25,16 +24,13 @@ class TypeSyntaxError(ValueError):
         self.column = column
 
 
-@functools.lru_cache(maxsize=4096)
-def parse_type(text: str) -> Type:
-    """Parse one type (``i32``, ``!tt.ptr<f16>``, ``tensor<4x!tt.ptr<i8>>``, ...).
-
-    Builtin scalar types take a fast path; other text goes through the grammar.  Types without
-    a structured class (``vector<...>``, ``!tt.tensordesc<...>``, unknown dialects) come back
-    as :class:`OpaqueType` with their exact text.
+def quick_type(text: str):
+    """The type ``text`` spells when no grammar is needed: a builtin scalar (``i32``, ``f16``,
+    ``index``, ``none``) or text kept opaque (``!dialect.x``, ``vector<...>``, ``memref<...>``);
+    None when the grammar must read it (``!tt.ptr<...>``, ``tensor<...>``, a function type).
 
     Raises:
-        TypeSyntaxError: if ``text`` is not a type.
+        TypeSyntaxError: ``text`` cannot start a type.
     """
     m = _INT.match(text)
     if m:
@@ -45,31 +41,26 @@ def parse_type(text: str) -> Type:
         return IndexType()
     if text == "none":
         return NoneType()
-    shaped = _SHAPED_KEYWORD_BLANKS.match(text)
-    if shaped:  # `tensor <4xf32>`: blanks between the keyword and `<` (MLIR's lexer skips them)
-        return parse_type(shaped.group(1) + text[shaped.end():])
-    if not text.startswith(("!tt.ptr<", "tensor<", "(")):
-        if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
-            return OpaqueType(text)
-        raise TypeSyntaxError(f"expected a type, found '{text}'")
-    from .detail_errors import UnexpectedInput
-    from .grammar import parse_detail_text
-
-    try:
-        result = parse_detail_text(text, "type")
-    except UnexpectedInput as e:
-        raise TypeSyntaxError(f"malformed type '{text}'", getattr(e, "column", 1) or 1) from None
-    return OpaqueType(text) if result is _OPAQUE else result
+    if text.startswith(("!tt.ptr<", "tensor<", "(")):
+        return None
+    if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
+        return OpaqueType(text)
+    raise TypeSyntaxError(f"expected a type, found '{text}'")
 
 
-_OPAQUE = object()
+#: What the ``type`` rules build for a type kept as text (``vector<...>``, unranked tensors).
+OPAQUE = object()
 
 
 class TypeBuilder:
-    """Parse-time callbacks of the ``type`` rules (mixed into the detail transformer)."""
+    """Parse-time callbacks of the ``type`` rules (mixed into the detail transformer).
+
+    ``self.parse_type`` (the detail level's entry, :func:`transpiler.parser.detail.text.parse_type`,
+    given to the builder when it is made) reads a type token's text.
+    """
 
     def integer_type(self, c):
-        return parse_type(str(c[0]))
+        return self.parse_type(str(c[0]))
 
     def float_type(self, c):
         return FloatType(str(c[0]))
@@ -90,10 +81,10 @@ class TypeBuilder:
         return RankedTensorType(dims, element, encoding)
 
     def unranked_tensor_type(self, c):
-        return _OPAQUE
+        return OPAQUE
 
     def vector_type(self, c):
-        return _OPAQUE
+        return OPAQUE
 
     def pointer_type(self, c):
         """``!tt.ptr<T[, space]>``: an integer address space as Triton prints it (decimal), and

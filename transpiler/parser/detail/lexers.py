@@ -1,13 +1,13 @@
-"""The contextual lexers of the detail parser (:mod:`transpiler.parser.detail_lalr`), in two modes.
+"""The contextual lexers of the detail parser (:mod:`transpiler.parser.detail.lalr`), in two modes.
 
 Each parser state reads its next token with the lexer of its set of terminals (``LEXERS[i]``
 of the generated tables), which tries them in Lark's order, the first that matches winning:
 
 * plain: one regex per terminal, tried in turn (each compiled on first use);
 * compiled: the alternation of the lexer's terminals in one regex (the same first match), its
-  skipping scanner where :func:`~transpiler.parser.detail_scan.scanner` can show that skipping
+  skipping scanner where :func:`~transpiler.parser.detail.scan.scanner` can show that skipping
   the ignored text inside the regex reads the same tokens, and the item lanes of the parser
-  states that read with it (:mod:`transpiler.parser.detail_lane`).  Compiling a lexer costs
+  states that read with it (:mod:`transpiler.parser.detail.lanes`).  Compiling a lexer costs
   ~0.1-1 ms of Python's regex compiler, so a parse asks for this mode only when its input is
   big enough to pay for it (:data:`COMPILED_FROM`, decided per input by the caller: never by
   what ran before in the process, never switched within a parse).
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import threading
 
-from . import _generated_detail_tables as tables
-from .detail_lane import lane_of
-from .detail_scan import scanner
+from . import _tables as tables
+from .lanes import lane_of
+from .scan import scanner
 
 #: The size (characters of the source text an op comes from) from which the detail parser
 #: reads with compiled lexers: a module of this size reads enough tokens to pay for compiling
@@ -100,7 +100,7 @@ class Lexer:
         compiled = self.compiled
         if compiled is not None:
             return compiled
-        from .._compat import re
+        from ..._compat import re
 
         with _LOCK:
             if self.compiled is None:
@@ -117,7 +117,7 @@ def _match_of(name: str):
     """The ``match`` of terminal ``name``'s regex, compiled once (called under :data:`_LOCK`)."""
     match = _MATCHES.get(name)
     if match is None:
-        from .._compat import re
+        from ..._compat import re
 
         match = _MATCHES[name] = re.compile(PATTERNS[name]).match
     return match

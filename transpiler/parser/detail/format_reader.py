@@ -7,22 +7,18 @@ attribute dictionaries); :func:`parse_format` reads it by the op's compiled form
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import attrs
 
-from ..ir.attributes import Attribute
-from ..ir.format import FormatError
-from ..ir.types import Type
+from ...ir.attributes import Attribute
+from ...ir.dialect import ALL_OPERANDS, ALL_RESULTS, OpDef, OpDetail
+from ...ir.format import FormatError
+from ...ir.types import Type
 from .cursor import Cursor, _describe, _kind, _read_type
-from .detail_errors import Token
-from .format_plan import (ATTR_DICT, ATTRIBUTE, FUNCTIONAL, LITERAL, OPERAND, OPTIONAL, REGION, START_ATTR_DICT,
-                          START_ATTRIBUTE, START_KIND, START_LITERAL, SUCCESSOR, TYPES, plan_of)
-from .types import parse_type
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..ir.dialect import OpDef
-
+from .errors import Token
+from .format_plan import ATTR_DICT, ATTRIBUTE, FUNCTIONAL, LITERAL, OPERAND, OPTIONAL, REGION, START_ATTR_DICT, START_ATTRIBUTE, START_KIND, START_LITERAL, SUCCESSOR, TYPES, plan_of
+from .text import parse_type
 
 # ---- parsing --------------------------------------------------------------------------------------
 
@@ -206,3 +202,41 @@ def _read_operand(cur: Cursor, out: Parsed, step) -> None:
     else:
         names.append(cur.expect("VALUE_USE", f"an SSA value for '{name}'"))
     out.operands[name] = names
+
+
+@attrs.define
+class FormatResult:
+    """What :func:`detail_from_format` gives: the op's detail and its trailing location text."""
+
+
+    detail: OpDetail
+    location: Optional[str]
+
+
+def detail_from_format(opdef: OpDef, parsed) -> "FormatResult":
+    """Build an :class:`OpDetail` from what :func:`parse_format` read, in declaration order."""
+    names: List[str] = []
+    hints: List[Optional[Type]] = []
+    groups: List[Tuple[str, int]] = []
+    for spec in opdef.operands:
+        got = parsed.operands.get(spec.name, [])
+        types = parsed.types.get(spec.name)
+        names.extend(got)
+        groups.append((spec.name, len(got)))
+        for k in range(len(got)):
+            if types is not None and k < len(types):
+                hints.append(types[k])
+            else:
+                hints.append(spec.type)
+    result_types: List[Type] = []
+    for spec in opdef.results:
+        result_types.extend(parsed.types.get(spec.name, []))
+    if ALL_OPERANDS in parsed.types:
+        hints = list(parsed.types[ALL_OPERANDS])
+    if ALL_RESULTS in parsed.types:
+        result_types = list(parsed.types[ALL_RESULTS])
+    detail = OpDetail(operand_names=names, operand_type_hints=hints, attributes=dict(parsed.attributes),
+                      result_types=result_types, successors=list(parsed.successors), operand_groups=groups)
+    if opdef.infer is not None:
+        opdef.infer(detail, parsed)
+    return FormatResult(detail, parsed.location)

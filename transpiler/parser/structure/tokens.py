@@ -83,7 +83,7 @@ class LineOp:
 
 class LineRun:
     """An ``OP_LINES`` token: consecutive whole ops without regions, one per line, that the
-    text proves complete (:mod:`transpiler.parser.line_runs`).
+    text proves complete (:mod:`transpiler.parser.structure.line_runs`).
 
     ``lines`` holds one ``(op start, results start or -1, name start, name end, body start or
     -1, op end)`` per op; [start_pos, end_pos) runs from the first op's start to the last one's

@@ -2,7 +2,7 @@
 answers looked up once (:func:`plan_of`).
 
 A plan is a tuple of steps, one per format element, each a tuple whose first field says what
-it reads (:mod:`transpiler.parser.format_reader` runs them):
+it reads (:mod:`transpiler.parser.detail.format_reader` runs them):
 
 * ``(LITERAL, text, punctuation)``: a keyword or a punctuation token (``punctuation``: its
   token type, None for a keyword);
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Dict, Tuple
 
-from ..ir.format import AttrDictDirective, FunctionalType, Literal, OptionalGroup, Ref, TypeOf
+from ...ir.format import AttrDictDirective, FunctionalType, Literal, OptionalGroup, Ref, TypeOf
 from .cursor import _PUNCT_TOKENS
 
 LITERAL, OPERAND, REGION, SUCCESSOR, ATTRIBUTE, UNKNOWN_REF, TYPES, FUNCTIONAL, ATTR_DICT, OPTIONAL = range(10)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from typing import List
 
-from ..ir.core import Alias, Block, Module, Operation, Region, Source
-from ..ir.attributes import unquote_string
+from ...ir.core import Alias, Block, Module, Operation, Region, Source
+from ...ir.attributes import unquote_string
 from .boundary import ALIAS_DEF
 from .tokens import AliasRun, LineRun, TextTok, Tok
 
@@ -21,7 +21,7 @@ _ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
 
 
 class StructureBuilder:
-    """Parse-time callbacks of :func:`transpiler.parser.grammar.parse_structure`, one builder
+    """Parse-time callbacks of :func:`transpiler.parser.structure.lalr.parse_structure`, one builder
     per parse: ``source`` is the text being parsed."""
 
     def __init__(self, source: Source) -> None:
@@ -77,7 +77,7 @@ class StructureBuilder:
 
     def ops_of_run(self, run: LineRun) -> "_Ops":
         """The ops of an ``OP_LINES`` token, one per line (none is a distributed op:
-        :mod:`~transpiler.parser.line_runs` keeps those out of runs)."""
+        :mod:`~transpiler.parser.structure.line_runs` keeps those out of runs)."""
         source = self.source
         text = source.text
         names = self._names

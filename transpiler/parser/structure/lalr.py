@@ -1,24 +1,19 @@
 """The two LALR(1) parsers of ``grammars/ttir.lark``.
 
 * :func:`parse_structure` - start ``file``: the tokens of
-  :class:`~transpiler.parser.lexer.StructureLexer` driven through the grammar's LALR(1) tables,
-  which :mod:`transpiler.parser.gen_tables` generates from the grammar with Lark at development
-  time (``_structure_tables.py``, committed; a test regenerates it).  The IR is built at each
-  reduction by :class:`~transpiler.parser.structure.StructureBuilder`.  No Lark at run time.
+  :class:`~transpiler.parser.structure.lexer.StructureLexer` driven through the grammar's LALR(1) tables,
+  which :mod:`transpiler.parser.structure.gen_tables` generates from the grammar with Lark at development
+  time (``structure/_tables.py``, committed; a test regenerates it).  The IR is built at each
+  reduction by :class:`~transpiler.parser.structure.builder.StructureBuilder`.  No Lark at run time.
 * :func:`detail_parser` - starts ``custom_body``, ``generic_body``, ``type``, ``attribute``,
   ``location``, ``block_label``, ``alias_definition``: Lark's contextual lexer and LALR(1)
-  parser replayed over tables that :mod:`transpiler.parser.gen_detail_tables` generates from
-  the grammar with Lark at development time (``_generated_detail_tables.py``, committed; a test
-  regenerates it), see :mod:`transpiler.parser.detail_lalr`.  The IR pieces are built at each
-  reduction by :class:`~transpiler.parser.detail.DetailBuilder`.  No Lark at run time either.
+  parser replayed over tables that :mod:`transpiler.parser.detail.gen_tables` generates from
+  the grammar with Lark at development time (``detail/_tables.py``, committed; a test
+  regenerates it), see :mod:`transpiler.parser.detail.lalr`.  The IR pieces are built at each
+  reduction by :class:`~transpiler.parser.detail.builder.DetailBuilder`.  No Lark at run time either.
 """
 
 from __future__ import annotations
-
-import functools
-
-DETAIL_STARTS = ["custom_body", "generic_body", "type", "attribute", "location", "block_label", "alias_definition"]
-
 
 class UnexpectedToken(Exception):
     """A structure token the grammar does not allow where it stands.
@@ -53,7 +48,7 @@ def parse_structure(tokens, builder):
         UnexpectedToken: a token the grammar does not allow there (or the input ends early).
         LexError: from the lexer.
     """
-    from ._structure_tables import ACTIONS, END_STATE, RULES, START_STATE
+    from ._tables import ACTIONS, END_STATE, RULES, START_STATE
 
     rules = [(name, size, getattr(builder, callback) if callback else None, spliced)
              for name, size, callback, spliced in RULES]
@@ -145,24 +140,3 @@ class _EndToken:
 
 def _expected(row) -> set:
     return {symbol for symbol in row if symbol.isupper()}
-
-
-@functools.lru_cache(maxsize=None)
-def detail_parser():
-    """The parser of op bodies, types, attributes, locations, block labels and aliases: the
-    generated tables of :mod:`transpiler.parser.detail_lalr`, building with a ``DetailBuilder``."""
-    from .detail import DetailBuilder
-    from .detail_lalr import DetailParser
-
-    return DetailParser(DetailBuilder())
-
-
-def parse_detail_text(text: str, start: str, compiled: bool = False):
-    """Parse ``text`` from the level-2 rule ``start`` (``compiled``: with the compiled lexers,
-    the same result; for the ops of a big input, see ``detail_lexers.COMPILED_FROM``).
-
-    Raises:
-        transpiler.parser.detail_errors.UnexpectedInput: the text does not fit the grammar.
-        ValueError: a callback rejected a piece (a malformed type, escape or number).
-    """
-    return detail_parser().parse(text, start, compiled)

@@ -4,12 +4,12 @@ format reader and the custom parse hooks."""
 from __future__ import annotations
 
 from typing import List, Optional, Sequence
-from ..ir.attributes import Attribute, DictAttr
-from ..ir.format import FormatError
-from ..ir.types import Type
-from .attributes import parse_attribute as _parse_attribute
-from .detail_errors import Token
-from .types import parse_type as _parse_type
+from ...ir.attributes import Attribute, DictAttr
+from ...ir.format import FormatError
+from ...ir.types import Type
+from .text import parse_attribute as _parse_attribute
+from .errors import Token
+from .text import parse_type as _parse_type
 
 
 _PUNCT_TOKENS = {

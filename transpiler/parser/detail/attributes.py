@@ -7,48 +7,16 @@ so that ``dense<0xFC00>``, ``#ttg.blocked<...>`` or a float keep their exact bit
 
 from __future__ import annotations
 
-import functools
 import re
 
-from ..ir.attributes import (
-    UNIT,
-    ArrayAttr,
-    Attribute,
-    BoolAttr,
-    DenseI32ArrayAttr,
-    DictAttr,
-    FloatAttr,
-    IntegerAttr,
-    OpaqueAttr,
-    StringAttr,
-    SymbolRefAttr,
-    TypeAttr,
-    unquote_string,
-)
-from ..ir.types import FloatType, IntegerType, Type
-from .types import parse_type
+from ...ir.attributes import UNIT, ArrayAttr, Attribute, BoolAttr, DenseI32ArrayAttr, DictAttr, FloatAttr, IntegerAttr, OpaqueAttr, StringAttr, SymbolRefAttr, TypeAttr, unquote_string
+from ...ir.types import FloatType, IntegerType, Type
 
 _I32_ARRAY = re.compile(r"array<i32(?::\s*(-?\d+(?:\s*,\s*-?\d+)*))?>\Z")
 
 
 class AttributeSyntaxError(ValueError):
     """Attribute text that the grammar rejects."""
-
-
-@functools.lru_cache(maxsize=4096)
-def parse_attribute(text: str):
-    """Parse one attribute value (``3 : i64``, ``"s"``, ``array<i32: 0>``, ``{a = 1}``, ...).
-
-    Raises:
-        AttributeSyntaxError: if ``text`` is not an attribute.
-    """
-    from .detail_errors import UnexpectedInput
-    from .grammar import parse_detail_text
-
-    try:
-        return parse_detail_text(text, "attribute")
-    except (UnexpectedInput, ValueError) as e:
-        raise AttributeSyntaxError(f"malformed attribute '{text}': {e}") from None
 
 
 def _typed(literal: str, type_: Type = None):
@@ -111,10 +79,11 @@ def unique_entries(entries) -> tuple:
 
 
 class AttributeBuilder:
-    """Parse-time callbacks of the ``attribute`` rules (mixed into the detail transformer)."""
+    """Parse-time callbacks of the ``attribute`` rules (mixed into the detail transformer);
+    ``self.parse_type`` reads a type token's text (see :class:`~.types.TypeBuilder`)."""
 
     def typed_literal(self, c):
-        type_ = parse_type(str(c[2])) if len(c) > 2 else None
+        type_ = self.parse_type(str(c[2])) if len(c) > 2 else None
         return _typed(str(c[0]), type_)
 
     def coarse_attribute(self, c):
@@ -128,7 +97,7 @@ class AttributeBuilder:
         return StringAttr(unquote_string(str(c[0])))
 
     def type_attribute(self, c):
-        return TypeAttr(parse_type(str(c[0])))
+        return TypeAttr(self.parse_type(str(c[0])))
 
     def symbol_attribute(self, c):
         return SymbolRefAttr(str(c[0]))

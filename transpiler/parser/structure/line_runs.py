@@ -34,7 +34,7 @@ import sys
 from bisect import bisect_left
 from typing import List, Optional, Tuple
 
-from .._compat import re  # possessive quantifiers before Python 3.11
+from ..._compat import re  # possessive quantifiers before Python 3.11
 
 # a string as MLIR reads it on one line (no escape of a line break, no CR)
 _STR = r'"(?:[^"\\\n\r]|\\[^\n\r])*+"'

@@ -1,8 +1,8 @@
 """The detail-level parser: Lark's contextual lexer and LALR(1) parser, over generated tables.
 
 :class:`DetailParser` parses a text from one of the detail start rules of
-``grammars/ttir.lark`` with the tables :mod:`transpiler.parser.gen_detail_tables` makes from
-the grammar with Lark at development time (``_generated_detail_tables.py``, committed; a test
+``grammars/ttir.lark`` with the tables :mod:`transpiler.parser.detail.gen_tables` makes from
+the grammar with Lark at development time (``detail/_tables.py``, committed; a test
 regenerates it and another checks that this parser and Lark's give the same results and the
 same errors).  No Lark at run time.  It behaves as Lark's parser with ``lexer="contextual"``,
 ``maybe_placeholders=False`` and a parse-time transformer:
@@ -15,12 +15,12 @@ same errors).  No Lark at run time.  It behaves as Lark's parser with ``lexer="c
   the rule's children: anonymous string tokens left out, the children of ``_rule`` results
   spliced in place, a ``?rule``'s only child handed back as it is.
 
-The lexers (:mod:`transpiler.parser.detail_lexers`) read in one of two modes that give the
+The lexers (:mod:`transpiler.parser.detail.lexers`) read in one of two modes that give the
 same tokens: plain, or compiled (one alternation per lexer, ignored text skipped inside its
-regex, runs of ``custom_body`` items read in a lane, :mod:`transpiler.parser.detail_lane`).
+regex, runs of ``custom_body`` items read in a lane, :mod:`transpiler.parser.detail.lanes`).
 The caller chooses the mode for each parse (``compiled=``); it never changes within a parse.
 
-Errors (:mod:`transpiler.parser.detail_errors`): :class:`UnexpectedToken` (a token the grammar
+Errors (:mod:`transpiler.parser.detail.errors`): :class:`UnexpectedToken` (a token the grammar
 does not allow there; ``$END`` when the text ends early) and :class:`UnexpectedCharacters` (no
 terminal of any state matches there; when a terminal of another state matches, that token is
 reported as an UnexpectedToken, as Lark does).  Exceptions of the builder methods propagate.
@@ -28,10 +28,10 @@ reported as an UnexpectedToken, as Lark does).  Exceptions of the builder method
 
 from __future__ import annotations
 
-from . import _generated_detail_tables as tables
-from .detail_errors import Token, UnexpectedCharacters, UnexpectedToken
-from .detail_lane import JOINED, SINGLE, TAKEN, inline_kind, run_lane
-from .detail_lexers import IGNORE, LANES, NAMES, NO_LANES, ROOT, STATE_LEXER, Lexer
+from . import _tables as tables
+from .errors import Token, UnexpectedCharacters, UnexpectedToken
+from .lanes import JOINED, SINGLE, TAKEN, inline_kind, run_lane
+from .lexers import IGNORE, LANES, NAMES, NO_LANES, ROOT, STATE_LEXER, Lexer
 
 _ACTIONS = tables.ACTIONS
 _new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots

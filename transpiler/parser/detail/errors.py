@@ -1,4 +1,4 @@
-"""The tokens and the syntax errors of the detail parser (:mod:`transpiler.parser.detail_lalr`).
+"""The tokens and the syntax errors of the detail parser (:mod:`transpiler.parser.detail.lalr`).
 
 :class:`Token` is what the detail builders receive for a terminal: a ``str`` (its text) with
 ``type``, ``value``, ``start_pos``, ``end_pos`` and, computed when asked, ``line``, ``column``,
@@ -157,3 +157,69 @@ class UnexpectedToken(UnexpectedInput):
         if self.token_history:
             message += "Previous tokens: %r\n" % self.token_history
         return message
+
+
+#: How deep ``<...>`` may nest in one type (``tensor<4x!tt.ptr<f32>>`` is 2): the TYPE terminal
+#: of ``grammars/ttir.lark`` is a regular expression, which nests a fixed number of levels
+#: (``tests/test_nesting_limits.py`` checks the figure against the grammar).
+TYPE_NESTING_LIMIT = 5
+
+
+def _depths(text: str, start: int, opener: str, closer: str):
+    """``(index, depth)`` at each ``opener``/``closer`` of ``text`` from ``start``, outside
+    strings (a ``closer`` after ``-`` is an arrow, not a bracket)."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c == opener:
+            depth += 1
+            yield i, depth
+        elif c == closer and text[i - 1:i] != "-":
+            depth = max(depth - 1, 0)
+            yield i, depth
+        i += 1
+
+
+def angle_depth(text: str) -> int:
+    """The deepest nesting of ``<...>`` in ``text``, outside strings and not counting ``->``."""
+    return max((depth for _, depth in _depths(text, 0, "<", ">")), default=0)
+
+
+#: How deep ``(...)`` may nest in one ``loc(...)``, ``loc(`` included (``loc(callsite("a":1:2 at
+#: "b":3:4))`` is 2): the LOC terminal of ``grammars/ttir.lark`` nests that many levels.
+LOC_NESTING_LIMIT = 16
+
+
+def loc_depth(text: str) -> int:
+    """The deepest nesting of ``(...)`` inside any ``loc(...)`` of ``text`` (``loc(`` counts
+    one), outside strings; 0 without a location."""
+    deepest = 0
+    start = text.find("loc(")
+    while start >= 0:
+        end = len(text)
+        for end, depth in _depths(text, start + 3, "(", ")"):
+            deepest = max(deepest, depth)
+            if depth == 0:
+                break
+        start = text.find("loc(", end + 1)
+    return deepest
+
+
+def nesting_note(text: str) -> str:
+    """What to add to a syntax error in ``text`` (an op's body) when it nests deeper than the
+    reader's terminals can: a type's ``<...>`` beyond :data:`TYPE_NESTING_LIMIT`, a location's
+    ``(...)`` beyond :data:`LOC_NESTING_LIMIT`; else the empty string."""
+    notes = []
+    depth = angle_depth(text)
+    if depth > TYPE_NESTING_LIMIT:
+        notes.append(f"its text nests '<...>' {depth} deep; ttd-lower reads types nested up to "
+                     f"{TYPE_NESTING_LIMIT} deep (the TYPE terminal of grammars/ttir.lark)")
+    depth = loc_depth(text)
+    if depth > LOC_NESTING_LIMIT:
+        notes.append(f"a location nests '(...)' {depth} deep; ttd-lower reads locations nested up to "
+                     f"{LOC_NESTING_LIMIT} deep (the LOC terminal of grammars/ttir.lark)")
+    return f" ({'; '.join(notes)})" if notes else ""

@@ -2,26 +2,26 @@
 
 :func:`parse_detail` is the reader behind :meth:`transpiler.ir.core.Operation.detail` (the IR
 asks the :class:`DetailReader` its source was parsed with): generic-form text by the generic
-grammar, custom-form text by the op's declared format (:mod:`transpiler.parser.format_reader`)
+grammar, custom-form text by the op's declared format (:mod:`transpiler.parser.detail.format_reader`)
 or its custom hook (:mod:`transpiler.parser.custom`), undeclared ops by the SSA names they
 mention (their types stay unknown, SPEC.md section 3).
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Optional
 
-import attrs
-
-from ..diagnostics import ERROR, Diagnostic, DiagnosticError, op_error
-from ..ir.core import Operation
-from ..ir.dialect import ALL_OPERANDS, ALL_RESULTS, OpDef, OpDetail, lookup
-from ..ir.format import FormatError
-from ..ir.types import FunctionType, Type
-from .custom import parse_hook
-from .detail import GenericBody, parse_block_label, read_body
-from .detail_errors import Token
-from .format_reader import parse_format
+from ...diagnostics import ERROR, Diagnostic, DiagnosticError, op_error
+from ...ir.core import Operation
+from ...ir.dialect import OpDef, OpDetail, lookup
+from ...ir.format import FormatError
+from ...ir.types import FunctionType
+from ..custom import parse_hook
+from .aliases import substitute_all
+from .body import parse_block_label, read_body
+from .builder import GenericBody
+from .errors import Token, nesting_note
+from .format_reader import detail_from_format, parse_format
 
 
 class DetailReader:
@@ -74,15 +74,24 @@ def parse_detail(op: Operation) -> OpDetail:
             offset = text.source_offset(pos) if pos is not None else None
             if offset is None:
                 offset = op.span[0] if op.span else None
-            raise DiagnosticError([Diagnostic(ERROR, f"custom op '{op.name}' {e}", op.source, offset)]) from None
+            message = f"custom op '{op.name}' {e}{nesting_note(text.text)}"
+            raise DiagnosticError([Diagnostic(ERROR, message, op.source, offset)]) from None
     _check_result_count(op, detail)
     _record_operand_offsets(text, detail)
+    aliases = op.source.aliases if op.source is not None else None
+    if aliases:
+        try:
+            substitute_all(detail.attributes, aliases)
+            substitute_all(detail.properties, aliases)
+        except ValueError as e:
+            raise DiagnosticError([Diagnostic(ERROR, f"'{op.name}' op {e}", op.source,
+                                              op.span[0] if op.span else None)]) from None
     return detail
 
 
 def _record_operand_offsets(text, detail: OpDetail) -> None:
     """Keep where each operand is written (diagnostics about one operand point at it);
-    ``text`` is the op's :class:`~transpiler.parser.detail.BodyText`."""
+    ``text`` is the op's :class:`~transpiler.ir.source.BodyText`."""
     if any(getattr(n, "start_pos", None) is not None for n in detail.operand_names):
         detail.operand_offsets = [text.source_offset(n.start_pos) if getattr(n, "start_pos", None) is not None
                                   else None for n in detail.operand_names]
@@ -143,38 +152,3 @@ def unstrip_types(items: list, stripped: Dict[int, str]) -> list:
             items[i] = Token.new_borrow_pos("TYPE", stripped[position] + str(items[i]), items[i])
         position += 1
     return items
-
-
-@attrs.define
-class _FormatResult:
-    detail: OpDetail
-    location: Optional[str]
-
-
-def detail_from_format(opdef: OpDef, parsed) -> _FormatResult:
-    """Build an :class:`OpDetail` from what :func:`parse_format` read, in declaration order."""
-    names: List[str] = []
-    hints: List[Optional[Type]] = []
-    groups: List[Tuple[str, int]] = []
-    for spec in opdef.operands:
-        got = parsed.operands.get(spec.name, [])
-        types = parsed.types.get(spec.name)
-        names.extend(got)
-        groups.append((spec.name, len(got)))
-        for k in range(len(got)):
-            if types is not None and k < len(types):
-                hints.append(types[k])
-            else:
-                hints.append(spec.type)
-    result_types: List[Type] = []
-    for spec in opdef.results:
-        result_types.extend(parsed.types.get(spec.name, []))
-    if ALL_OPERANDS in parsed.types:
-        hints = list(parsed.types[ALL_OPERANDS])
-    if ALL_RESULTS in parsed.types:
-        result_types = list(parsed.types[ALL_RESULTS])
-    detail = OpDetail(operand_names=names, operand_type_hints=hints, attributes=dict(parsed.attributes),
-                      result_types=result_types, successors=list(parsed.successors), operand_groups=groups)
-    if opdef.infer is not None:
-        opdef.infer(detail, parsed)
-    return _FormatResult(detail, parsed.location)

@@ -3,7 +3,7 @@
 It emits a few coarse tokens per op (``DEF``, ``OP_NAME``, ``BODY``, ``REGION_OPEN``,
 ``REGION_CLOSE``, ``BLOCK_LABEL``, ``ALIAS``, ``METADATA``) so that the LALR parser does a handful
 of steps per op (DESIGN.md, "coarse tokens").  Where an op ends is decided from the tokens
-around each line break, never from the line break alone (:mod:`transpiler.parser.boundary`), so
+around each line break, never from the line break alone (:mod:`transpiler.parser.structure.boundary`), so
 an op may span lines and comments may stand anywhere.  A ``BODY`` may therefore hold line
 breaks and comments; the detail level skips them.
 
@@ -11,10 +11,10 @@ Three paths give the same ops:
 
 * the fastest path takes a run of consecutive lines that each hold one whole op in one
   ``OP_LINES`` token, and a run of one-line alias definitions in one ``ALIAS_LINES`` token
-  (:mod:`transpiler.parser.line_runs`);
+  (:mod:`transpiler.parser.structure.line_runs`);
 * the fast path takes a whole line with one regex when the text proves the line holds one
   whole op: brackets balanced, no region inside it, and the next line begins an item;
-* every other op goes through :func:`~transpiler.parser.token_walk.scan_body`, which walks
+* every other op goes through :func:`~transpiler.parser.structure.token_walk.scan_body`, which walks
   its tokens.
 
 Errors are raised as :class:`LexError` with the offset of the offending character.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Iterator, List, Tuple
 
-from .._compat import re  # possessive quantifiers before Python 3.11
+from ..._compat import re  # possessive quantifiers before Python 3.11
 from . import boundary as b
 from .line_runs import RunReader, balanced
 from .tokens import AliasRun, LexError, LineOp, LineRun, Tok
@@ -72,7 +72,7 @@ _ALIAS_LINE = re.compile(r'[#!][\w$.\-]+[ \t]*=(?!=)(' + _LINE_BODY + r')?' + _E
 
 
 class StructureLexer:
-    """The lexer of the ``file`` start rule (its tokens feed :func:`~transpiler.parser.grammar.parse_structure`)."""
+    """The lexer of the ``file`` start rule (its tokens feed :func:`~transpiler.parser.structure.lalr.parse_structure`)."""
 
     def tokens(self, text: str) -> Iterator[Tok]:
         """Yield the structure tokens of ``text``; raise :class:`LexError` on bad structure."""
@@ -192,7 +192,7 @@ class StructureLexer:
 
     def _op_rest(self, text: str, p: int, brackets: list, regions: list, generic: bool, exact: bool):
         """The rest of an op from ``p``: BODY, then either a region's ``{`` or the op's end
-        (``exact``: before a bare op name too, :func:`~transpiler.parser.boundary.ends_before_op_name`)."""
+        (``exact``: before a bare op name too, :func:`~transpiler.parser.structure.boundary.ends_before_op_name`)."""
         kind, body_end, pos = scan_body(text, p, brackets, top_level=not regions, generic=generic, exact=exact)
         start = b.skip(text, p) if body_end > p else p
         if body_end > start:

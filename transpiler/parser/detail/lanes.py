@@ -1,9 +1,9 @@
-"""The inline reductions and the item lanes of the detail parser (:mod:`transpiler.parser.detail_lalr`).
+"""The inline reductions and the item lanes of the detail parser (:mod:`transpiler.parser.detail.lalr`).
 
 Almost every token of an op body is an item of ``custom_body: _item*``.  For each one the LALR
 parser would shift it, then, at the next token, reduce ``_item`` and the repetition that takes
 it, and shift that next token.  :func:`inline_kind` names the two reductions the parser makes
-without its general :func:`~transpiler.parser.detail_lalr._reduce`; a :class:`Lane`, found in
+without its general :func:`~transpiler.parser.detail.lalr._reduce`; a :class:`Lane`, found in
 the tables by :func:`lane_of`, lets :func:`run_lane` read a run of items with none of the
 parser's general steps and the same outcome: tokens, lists, and where anything else happens
 (a dictionary, an error, the end), the general loop takes over from the pending token.
@@ -11,7 +11,7 @@ parser's general steps and the same outcome: tokens, lists, and where anything e
 
 from __future__ import annotations
 
-from .detail_errors import Token
+from .errors import Token
 
 SINGLE, JOINED, TAKEN = 1, 2, 3
 _new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots
