@@ -15,7 +15,7 @@ import pytest
 from sim_kernels import DISTRIBUTED, EXAMPLES, MULTI_ARGS, multi_dtype_buffers
 from transpiler.parser import parse_module
 from transpiler.sim import Deadlock, Finding, Launch, Plan, StepLimit, check_lowering, simulate
-from transpiler.sim.interp import Compiler
+from transpiler.sim.compiler import Compiler
 from transpiler.sim.library.binding import DeviceLibrary
 
 HERE = Path(__file__).parent

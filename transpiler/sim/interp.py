@@ -1,6 +1,6 @@
 """The interpreter: a module compiled once into per-block instruction lists, run as generators.
 
-Compiling (:class:`Compiler`, once per module and function) gives every SSA value of a function
+Compiling (:class:`transpiler.sim.compiler.Compiler`, once per module and function) gives every SSA value of a function
 an integer slot of the function's frame (a list) and turns each op into an instruction: its
 implementation looked up once by name in :data:`transpiler.sim.ops.IMPLS`, with its operands'
 slots, its result slots and what its ``prepare`` made bound in.  A block's instructions are
@@ -19,16 +19,11 @@ Each op is applied to whole numpy arrays: the Python cost is per op, not per ele
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import numpy as np
 
-from ..diagnostics import DiagnosticError
-from ..ir.attributes import StringAttr
-from .closures import instruction
-from .errors import Finding, NotSimulated, StepLimit
-from .ops import IMPLS, load_all
-from .reorder import reorder_targets
+from .errors import Finding, StepLimit
 
 TERMINATORS = frozenset({"scf.yield", "tt.return", "tt.reduce.return", "tt.scan.return", "scf.condition",
                          "cf.br", "cf.cond_br", "func.return", "return"})
@@ -65,154 +60,6 @@ class CompiledFunction:
         self.nslots = 0
         entry = op.regions[0].blocks[0] if op.regions and op.regions[0].blocks else None
         self.arguments = list(entry.arguments) if entry is not None else []
-
-
-class Compiler:
-    """Compiles the functions of one parsed module on demand (``function(name)``).
-
-    ``library`` is the device library (:class:`transpiler.sim.library.DeviceLibrary`) that
-    ``hivm.hir.custom`` ops and ``extern_call`` ops resolve their symbols in.
-    """
-
-    def __init__(self, module, library):
-        load_all()
-        self.module = module
-        self.library = library
-        self.functions: Dict[str, object] = {}
-        self._compiled: Dict[str, CompiledFunction] = {}
-        self.ops: List[object] = []  # op id -> op (for the writer of a value)
-        self.uses_sub_blocks = False
-        for op in module.walk():
-            if op.name in ("tt.func", "func.func"):
-                sym = op.attributes.get("sym_name")
-                if isinstance(sym, StringAttr):
-                    self.functions[sym.value] = op
-            elif op.name == "hivm.hir.get_sub_block_idx":
-                self.uses_sub_blocks = True
-        self._slots: Dict[int, int] = {}
-        self._keep: list = []
-        self._reorder: Dict[int, object] = {}
-        self._reorder_waits: set = set()
-
-    def public_functions(self) -> List[str]:
-        """Names of the module's public functions (a ``tt.func`` without ``private`` visibility)."""
-        out = []
-        for name, op in self.functions.items():
-            vis = op.attributes.get("sym_visibility")
-            if not (isinstance(vis, StringAttr) and vis.value == "private"):
-                out.append(name)
-        return out
-
-    def function(self, name: str) -> CompiledFunction:
-        """The compiled function ``name`` (compiled on first use).
-
-        Raises:
-            KeyError: no such function.
-            NotSimulated: it holds an op the simulator does not implement.
-        """
-        done = self._compiled.get(name)
-        if done is not None:
-            return done
-        op = self.functions[name]
-        cf = CompiledFunction(op, name)
-        self._compiled[name] = cf  # before the body: recursive calls find it
-        saved, self._slots, self._keep = (self._slots, self._keep), {}, []
-        try:
-            cf.body = self.region(op.regions[0])
-            cf.nslots = len(self._slots)
-        finally:
-            self._slots, self._keep = saved
-        return cf
-
-    # ---- slots --------------------------------------------------------------------------------
-    def slot(self, value) -> int:
-        """The frame slot of ``value`` (given on first sight)."""
-        key = id(value)
-        s = self._slots.get(key)
-        if s is None:
-            s = self._slots[key] = len(self._slots)
-            self._keep.append(value)
-        return s
-
-    # ---- regions ------------------------------------------------------------------------------
-    def region(self, region) -> List[CompiledBlock]:
-        """The compiled blocks of ``region`` (successors resolved to block indices)."""
-        index = {id(b): i for i, b in enumerate(region.blocks)}
-        labels = {}
-        for i, b in enumerate(region.blocks):
-            if b.label:
-                labels[b.label.split("(")[0].split(":")[0].strip()] = i
-        return [self.block(b, index, labels) for b in region.blocks]
-
-    def block(self, block, index, labels) -> CompiledBlock:
-        cb = CompiledBlock()
-        cb.arg_slots = [self.slot(a) for a in block.arguments]
-        ops = block.ops
-        term = ops[-1] if ops and ops[-1].name in TERMINATORS else None
-        body = ops[:-1] if term is not None else ops
-        targets = reorder_targets(body)
-        self._reorder.update(targets)
-        self._reorder_waits.update(id(w) for w in targets.values())
-        plain: list = []
-        for op in body:
-            kind, x = self.instruction(op)
-            cb.ops.append(op)
-            if kind == END:
-                plain.append(x)
-            else:
-                cb.segments.append((tuple(plain), kind, x))
-                plain = []
-        if plain:
-            cb.segments.append((tuple(plain), END, None))
-        cb.n = len(cb.ops) + 1
-        if term is not None:
-            cb.term_op = term
-            self.terminator(cb, term, labels)
-        return cb
-
-    def terminator(self, cb: CompiledBlock, term, labels) -> None:
-        operands = [self.slot(v) for v in term.operands]
-        if term.name in ("cf.br", "cf.cond_br"):
-            succ = term.detail().successors
-            groups = dict(term.detail().operand_groups) if term.detail().operand_groups else {}
-            if term.name == "cf.br":
-                cb.targets = [(labels[succ[0]], operands)]
-            else:
-                n_true = groups.get("trueDestOperands", len(operands) - 1)
-                cb.cond_slot = operands[0]
-                cb.targets = [(labels[succ[0]], operands[1 : 1 + n_true]), (labels[succ[1]], operands[1 + n_true :])]
-        else:
-            cb.term_slots = operands
-
-    def instruction(self, op) -> tuple:
-        """``(kind, x)``: ``(END, closure)`` for a plain op, ``(POINT, closure)`` for a memory
-        access, ``(GEN, (fn, st, ins, outs))`` for a generator op."""
-        impl = IMPLS.get(op.name)
-        if impl is None:
-            raise NotSimulated(f"is not simulated (no implementation of '{op.name}')", op=op)
-        try:
-            operands = op.operands
-            ins = tuple(self.slot(v) for v in operands)
-            results = op.results
-            static = impl.prepare(op, self) if impl.prepare is not None else op
-        except DiagnosticError as e:
-            raise NotSimulated(f"cannot be read: {e.diagnostics[0].message}", op=op) from None
-        except Finding as f:
-            raise f.locate(op, None, None)
-        outs = None if not results else (self.slot(results[0]) if len(results) == 1 else
-                                         tuple(self.slot(r) for r in results))
-        self.ops.append(op)
-        if impl.gen:
-            return GEN, (impl.fn, static, ins, outs)
-        return (POINT if impl.point else END), instruction(impl, static, ins, outs)
-
-    def snapshots_at(self, op) -> bool:
-        """Whether some load may be reordered above the wait ``op`` (it then snapshots memory)."""
-        return id(op) in self._reorder_waits
-
-    def reorder_wait(self, op):
-        """The wait op before which the load ``op`` may read (None: never reordered)."""
-        return self._reorder.get(id(op))
 
 
 def run_block(p, cb: CompiledBlock, frame: list):

@@ -12,7 +12,7 @@ import numpy as np
 from ..diagnostics import DiagnosticError
 from .dtypes import dtype_of, is_pointer, wrap_int
 from .errors import SCHEDULE, Finding, UsageError, op_note
-from .interp import Compiler
+from .compiler import Compiler
 from .library.binding import DeviceLibrary
 from .limits import check_heaps
 from .memory import Memory

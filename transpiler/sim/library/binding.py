@@ -3,7 +3,7 @@
 The models are the same for every release; the release's list (``device_templates/symbols.txt``
 or ``device_templates/releases/*.txt``, read by :func:`transpiler.lowering.link_check.load_library`)
 decides which symbols exist and the C type of each parameter, so each integer operand reaches the
-model at that parameter's width and signedness (:func:`transpiler.sim.library.c_integer`).
+model at that parameter's width and signedness (:func:`transpiler.sim.library.table.c_integer`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import numpy as np
 from ...lowering.abi import FLOAT, INTEGER, OPAQUE, POINTER, VOID
 from ..errors import Finding, NotSimulated, UsageError
 from ..memory import Ptr
-from . import Model, c_integer, models
+from .table import Model, c_integer
+from . import models
 
 
 class Binding(NamedTuple):

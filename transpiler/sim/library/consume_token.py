@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from . import TOKEN_TYPES, register
+from .table import TOKEN_TYPES, register
 
 
 def consume_token(dev, value, token):

@@ -13,7 +13,7 @@ from typing import List, Optional
 import numpy as np
 
 from ..errors import Finding
-from . import register
+from .table import register
 
 TEAM_INVALID = -1
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from . import SHMEM_TYPES, register
+from .table import SHMEM_TYPES, register
 from .symmetric import remote
 from .sync import aclshmemx_signal_op
 

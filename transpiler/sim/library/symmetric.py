@@ -6,7 +6,7 @@ from functools import partial
 
 from ..errors import Finding
 from ..memory import Ptr
-from . import SHMEM_TYPES, C_TYPES, register
+from .table import C_TYPES, SHMEM_TYPES, register
 
 
 def remote(dev, ptr: Ptr, pe: int) -> Ptr:

@@ -11,7 +11,7 @@ from ..blocking import Barrier, Park
 from ..dtypes import wrap_int
 from ..errors import Finding
 from ..memory import Ptr
-from . import C_TYPES, WAIT_TYPES, WAIT_UNTIL_TYPES, register
+from .table import C_TYPES, WAIT_TYPES, WAIT_UNTIL_TYPES, register
 from .pe_query import team_members
 from .symmetric import remote
 

@@ -25,32 +25,9 @@ An implementation is registered with :func:`implements`::
 
 from __future__ import annotations
 
-from typing import Callable, Dict, NamedTuple, Optional
+from typing import Dict
 
-
-class Impl(NamedTuple):
-    fn: Callable
-    gen: bool
-    prepare: Optional[Callable]
-    point: bool = False
-    fast: Optional[Callable] = None
-
-
-IMPLS: Dict[str, Impl] = {}
-
-
-def implements(*names: str, gen: bool = False, prepare: Optional[Callable] = None, point: bool = False,
-               fast: Optional[Callable] = None):
-    """Register the decorated function as the implementation of the ops ``names``."""
-
-    def register(fn):
-        for name in names:
-            if name in IMPLS:
-                raise ValueError(f"'{name}' is implemented twice")
-            IMPLS[name] = Impl(fn, gen, prepare, point, fast)
-        return fn
-
-    return register
+from .table import IMPLS, Impl, implements  # noqa: F401 (the table, where the modules register)
 
 
 def load_all() -> Dict[str, Impl]:

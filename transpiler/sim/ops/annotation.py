@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from . import implements
+from .table import implements
 
 
 @implements("annotation.mark")

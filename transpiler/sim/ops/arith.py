@@ -13,7 +13,7 @@ from ..errors import Finding, NotSimulated
 from ..attrs import attr as attr_of, attr_value
 from ..closures import binary, const, unary
 from ..memory import Ptr
-from . import implements
+from .table import implements
 from .common import cast, fast_apply, float_fn, result_dtype
 
 CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,

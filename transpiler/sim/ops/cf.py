@@ -7,7 +7,7 @@ import numpy as np
 
 from ..attrs import attr_value
 from ..errors import Finding
-from . import implements
+from .table import implements
 
 
 @implements("cf.assert", prepare=lambda op, c: attr_value(op, "msg", ""))

@@ -15,7 +15,7 @@ from ..library import invoke
 from ..library.binding import convert
 from ..memory import Ptr
 from ..closures import copy
-from . import implements
+from .table import implements
 from .common import cast, result_dtype
 
 I64 = np.dtype(np.int64)

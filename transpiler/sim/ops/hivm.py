@@ -12,7 +12,7 @@ from ..dtypes import dtype_of, is_pointer
 from ..errors import NotSimulated
 from ..library import invoke
 from ..library.binding import convert
-from . import implements
+from .table import implements
 from .common import cast
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from . import implements
+from .table import implements
 from .common import fast_apply, float_fn, result_dtype
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import Finding, StepLimit
 from ..interp import run_block, run_region
-from . import implements
+from .table import implements
 
 
 def _results(values):

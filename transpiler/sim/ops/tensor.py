@@ -8,7 +8,7 @@ import numpy as np
 
 from ..dtypes import dtype_of, is_pointer, shape_of
 from ..memory import Ptr
-from . import implements
+from .table import implements
 
 
 def _empty(op, c):

@@ -13,7 +13,7 @@ from ..dtypes import dtype_of, pointee, shape_of
 from ..errors import NotSimulated
 from ..interp import call_function, run_region
 from ..memory import OffsetPtr, Ptr
-from . import implements
+from .table import implements
 from ..closures import binary, const, unary
 from .common import cast, map_value, result_dtype
 

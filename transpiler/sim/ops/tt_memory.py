@@ -16,7 +16,7 @@ from ..dtypes import dtype_of, pointee
 from ..errors import NotSimulated
 from ..memory import Ptr
 from ..closures import spread3
-from . import implements
+from .table import implements
 
 RMW = {1: np.bitwise_and, 2: np.bitwise_or, 3: np.bitwise_xor, 4: np.add, 5: np.add, 6: np.maximum,
        7: np.minimum, 8: np.maximum, 9: np.minimum, 10: None}
