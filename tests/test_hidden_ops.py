@@ -33,3 +33,25 @@ def test_names_that_are_no_ops_pass():
           '// distributed.symm_at %p')
     text = BODY.format(op=op)
     assert lower(text) == text
+
+
+def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_finds():
+    """``_occurrences`` (the lines holding ``distributed.``) gives exactly the name matches of
+    the regex over the whole text, on every file of the corpora and on re-flowed and damaged
+    copies (strings cut open, names glued to brackets)."""
+    from pathlib import Path
+
+    from shared_corpus import SHARED
+    from transpiler.lowering.hidden_ops import _OCCURRENCE, _occurrences
+
+    def names(matches):
+        return [(m.start(), m.group(1), m.group(2)) for m in matches if m.group(1) or m.group(2)]
+
+    root = Path(__file__).resolve().parent
+    paths = sorted(root.glob("corpus/**/*.ttir")) + sorted(root.glob("lit/*.mlir")) + sorted(SHARED.glob("**/*.ttir"))
+    texts = [p.read_text(encoding="utf-8", errors="replace") for p in paths]
+    texts += [t.replace(", ", ",\n") for t in texts[:40]] + [t.replace('"', "", 3) for t in texts[:40]]
+    texts += ['"distributed.wait"\n(%a)', 'x = "a\\"distributed.notify"', "// distributed.wait\ndistributed.wait"]
+    assert len(texts) > 50
+    for text in texts:
+        assert names(_occurrences(text)) == names(_OCCURRENCE.finditer(text))

@@ -44,7 +44,7 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
     starts = sorted(op.span[0] for op in ops
                     if op.name.startswith("distributed.") and op.span is not None and op.source is source)
     problems = []
-    for m in _OCCURRENCE.finditer(source.text):
+    for m in _occurrences(source.text):
         name = m.group(1) or m.group(2)
         if name is None:
             continue
@@ -63,6 +63,23 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
                                    *op_location(holder)))
         problems.append(diag)
     return problems
+
+
+def _occurrences(text: str):
+    """The matches of :data:`_OCCURRENCE` in ``text`` on the lines that hold ``distributed.``:
+    the same as over the whole text, since no match spans a line break (strings and comments
+    end with their line), so a line's matches do not depend on the lines before it; the lines
+    without the word (most of a kernel: its ``loc`` strings) are not scanned at all."""
+    pos = text.find("distributed.")
+    while pos >= 0:
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        for m in _OCCURRENCE.finditer(text, start):  # lookarounds see the text around the line
+            if m.start() >= end:
+                break
+            yield m
+        pos = text.find("distributed.", end)
 
 
 def _name_of_op_at(text: str, start: int, at: int) -> bool:

@@ -10,6 +10,8 @@ as it is (``?rule``)).  ``TERMINALS``: (name, regex, priority, newlines counted,
 messages).  ``IGNORE``: the ``%ignore`` terminals.  ``LEXERS[i]``: (terminals in the order
 they are tried, {regex terminal: {text: string terminal}} of the keyword handling);
 ``STATE_LEXER[state]``: the lexer of a parser state; ``ROOT_LEXER``: all terminals.
+``FIRST_CHARS[terminal]``: the characters a match can start with (None: unknown, or it may
+match the empty string), from ``scan.first_chars``.
 """
 
 GRAMMAR_SHA256 = '353d37565324186717885210ace34d733cf80f582f6e53dc3c983e0a3bc355a9'
@@ -58,6 +60,49 @@ TERMINALS = (
     ('__IGNORE_0', '[ \t\r\n]+', 0, True, '/[ \\t\\r\\n]+/'),
     ('__IGNORE_1', '\\/\\/[^\n\r]*', 0, True, '/\\/\\/[^\\n\\r]*/'),
 )
+FIRST_CHARS = {
+    'ANGLE': '<',
+    'ARROW': '-',
+    'ATTR': '#ads',
+    'BARE_ID': 'ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz',
+    'CARET_ID': '^',
+    'COLON': ':',
+    'COMMA': ',',
+    'DIALECT_TYPE': '!',
+    'DIMS': '0123456789?',
+    'EQUAL': '=',
+    'FLOAT': '+-0123456789',
+    'FLOAT_TYPE': 'bft',
+    'INDEX': 'i',
+    'INTEGER': '+-0123456789',
+    'INT_TYPE': 'isu',
+    'LBRACE': '{',
+    'LESSTHAN': '<',
+    'LOC': 'l',
+    'LPAR': '(',
+    'LSQB': '[',
+    'MORETHAN': '>',
+    'NONE': 'n',
+    'PLUS': '+',
+    'PROP_CLOSE': '}',
+    'PROP_OPEN': '<',
+    'QMARK': '?',
+    'RBRACE': '}',
+    'REGION_SLOT': '\x00',
+    'RPAR': ')',
+    'RSQB': ']',
+    'STAR': '*',
+    'STRING': '"',
+    'SYMBOL_REF': '@',
+    'TENSOR': 't',
+    'TYPE': '!bcfimnstuv',
+    'VALUE_USE': '%',
+    'VECTOR': 'v',
+    'X': 'x',
+    '__ANON_0': '!',
+    '__IGNORE_0': '\t\n\r ',
+    '__IGNORE_1': '/',
+}
 ROOT_LEXER = 0
 LEXERS = (
     (('LOC', 'TYPE', 'ATTR', 'FLOAT_TYPE', 'FLOAT', 'INT_TYPE', 'DIALECT_TYPE', 'ANGLE', 'SYMBOL_REF', 'DIMS', 'INTEGER', 'VALUE_USE', 'STRING', 'BARE_ID', 'CARET_ID', '__IGNORE_1', '__IGNORE_0', '__ANON_0', 'ARROW', 'PROP_CLOSE', 'PROP_OPEN', 'COLON', 'COMMA', 'EQUAL', 'LBRACE', 'LESSTHAN', 'LPAR', 'LSQB', 'MORETHAN', 'PLUS', 'QMARK', 'RBRACE', 'REGION_SLOT', 'RPAR', 'RSQB', 'STAR'), {'BARE_ID': {'tensor': 'TENSOR', 'vector': 'VECTOR', 'index': 'INDEX', 'none': 'NONE', 'x': 'X'}}),

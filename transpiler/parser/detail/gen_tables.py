@@ -90,6 +90,10 @@ def generate() -> str:
     state_lexers = tuple(lexer_row(contextual.lexers[state]) for state in order)
     starts = {start: (number[table.start_states[start]], number[table.end_states[start]]) for start in DETAIL_STARTS}
 
+    from .scan import first_chars
+
+    first = {name: "".join(sorted(chars)) if chars is not None else None
+             for name, chars in ((row[0], first_chars(row[1])) for row in term_rows)}
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()
     out = [
         '"""The detail level of ``grammars/ttir.lark`` (starts ``custom_body``, ``generic_body``, ``type``,',
@@ -104,6 +108,8 @@ def generate() -> str:
         "messages).  ``IGNORE``: the ``%ignore`` terminals.  ``LEXERS[i]``: (terminals in the order",
         "they are tried, {regex terminal: {text: string terminal}} of the keyword handling);",
         "``STATE_LEXER[state]``: the lexer of a parser state; ``ROOT_LEXER``: all terminals.",
+        "``FIRST_CHARS[terminal]``: the characters a match can start with (None: unknown, or it may",
+        "match the empty string), from ``scan.first_chars``.",
         '"""',
         "",
         f"GRAMMAR_SHA256 = {digest!r}",
@@ -112,6 +118,9 @@ def generate() -> str:
         "TERMINALS = (",
         *(f"    {row!r}," for row in term_rows),
         ")",
+        "FIRST_CHARS = {",
+        *(f"    {name!r}: {chars!r}," for name, chars in first.items()),
+        "}",
         f"ROOT_LEXER = {root!r}",
         "LEXERS = (",
         *(f"    {row!r}," for row in lexers),

@@ -3,7 +3,8 @@
 Each parser state reads its next token with the lexer of its set of terminals (``LEXERS[i]``
 of the generated tables), which tries them in Lark's order, the first that matches winning:
 
-* plain: one regex per terminal, tried in turn (each compiled on first use);
+* plain: one regex per terminal, tried in turn (each compiled on first use), only those that
+  can start with the character at the position (``FIRST_CHARS`` of the generated tables);
 * compiled: the alternation of the lexer's terminals in one regex (the same first match), its
   skipping scanner where :func:`~transpiler.parser.detail.scan.scanner` can show that skipping
   the ignored text inside the regex reads the same tokens, and the item lanes of the parser
@@ -56,18 +57,20 @@ class Lexer:
     ``states``: the parser states that read with it.
     """
 
-    __slots__ = ("names", "unless", "allowed", "states", "tries", "compiled")
+    __slots__ = ("names", "unless", "allowed", "states", "tries", "by_char", "compiled")
 
     def __init__(self, row):
         self.names, self.unless = row
         self.allowed = {n for n in self.names if n not in IGNORE} or {"<END-OF-FILE>"}
         self.states = []
         self.tries = None  # write-once: [(terminal, its regex's match)]
+        self.by_char = None  # write-once with tries: {first character: the tries that can match}
         self.compiled = None  # write-once: a Compiled
 
     def next(self, text: str, pos: int):
         """The plain mode: the first terminal whose regex matches at ``pos`` (kind, text), or None."""
-        tries = self.tries or self._make_tries()
+        by_char = self.by_char or self._make_tries()
+        tries = by_char.get(text[pos:pos + 1], by_char[None])
         for kind, match in tries:
             m = match(text, pos)
             if m is not None:
@@ -89,11 +92,20 @@ class Lexer:
             kind = self.unless[kind].get(value, kind)
         return kind, value
 
-    def _make_tries(self) -> list:
+    def _make_tries(self) -> dict:
+        """Make ``tries`` and ``by_char`` (under the lock; ``by_char`` published last):
+        ``by_char[c]`` the tries, in order, of the terminals that can start with ``c``, and
+        ``by_char[None]`` those that may start with anything (for every other character)."""
         with _LOCK:
-            if self.tries is None:
-                self.tries = [(n, _match_of(n)) for n in self.names]
-        return self.tries
+            if self.by_char is None:
+                tries = [(n, _match_of(n)) for n in self.names]
+                first = tables.FIRST_CHARS
+                chars = {c for n in self.names if first[n] is not None for c in first[n]}
+                by_char = {c: [t for t in tries if first[t[0]] is None or c in first[t[0]]] for c in chars}
+                by_char[None] = [t for t in tries if first[t[0]] is None]
+                self.tries = tries
+                self.by_char = by_char
+        return self.by_char
 
     def compile(self) -> Compiled:
         """This lexer's :class:`Compiled` mode (made once, with the lanes of its states)."""
