@@ -3,8 +3,8 @@
 
 * :func:`wait_dropped`: every ``distributed.wait`` replaced by its token, the constant 0 (the
   loads after it are no longer ordered after the notifies they waited for).
-* :func:`notify_hoisted`: every ``distributed.notify`` moved above the ``tt.store`` just before it
-  in the same block (the release happens before the data is written).
+* :func:`notify_hoisted`: the ``tt.store`` before every ``distributed.notify`` of the same block
+  moved just below it (the release happens before the data is written).
 * :func:`barrier_dropped`: every ``aclshmem_barrier_all`` / ``aclshmem_barrier`` extern call removed.
 * :func:`lowered_wait_dropped`: every ``aclshmem_wait_<T>`` custom op of a lowered module replaced by
   the constant 0 (its token).
@@ -36,7 +36,7 @@ def notify_hoisted(text: str) -> Optional[str]:
             while j >= 0 and not STORE.match(lines[j]) and lines[j].strip() and not lines[j].rstrip().endswith("{"):
                 j -= 1
             if j >= 0 and STORE.match(lines[j]):
-                lines.insert(j, lines.pop(i))
+                lines.insert(i, lines.pop(j))
                 moved = True
     return "\n".join(lines) if moved else None
 

@@ -37,6 +37,7 @@ import ml_dtypes
 import numpy as np
 
 from ..blocking import Park, relay
+from ..watch import watch_of
 
 
 class Model(NamedTuple):
@@ -100,6 +101,9 @@ def invoke(dev, model: Model, operands, op):
     """Run ``model`` for ``op`` inside a program (a generator: ``yield from invoke(...)``)."""
     if not model.gen:
         return model.fn(dev, *operands)
+    watch = watch_of(dev)
+    if watch is not None:
+        watch.at(dev, op)
     return (yield from relay(model.fn(dev, *operands), op))
 
 
