@@ -27,9 +27,10 @@ from .clocks import Clock, join_all
 class Actor:
     """A program (``program`` = ``(x, y, z[, sub-block])``) or the host stream of ``rank``
     (``program`` None): ``id``, ``clock``, ``epoch``; ``op``: the library call now running
-    (named in findings); ``tid``, ``start``, ``counts``, ``wait``, ``arrived``: the trace's."""
+    (named in findings); ``tid``, ``start``, ``counts``, ``wait``, ``arrived``: the trace's;
+    ``blocks``: the race detector's."""
 
-    __slots__ = ("id", "rank", "program", "clock", "epoch", "op", "tid", "start", "counts", "wait", "arrived")
+    __slots__ = ("id", "rank", "program", "clock", "epoch", "op", "tid", "start", "counts", "wait", "arrived", "blocks")
 
     def __init__(self, ident: int, rank: int, program, clock: Optional[Clock] = None, tid: int = 0):
         self.id, self.rank, self.program, self.tid = ident, rank, program, tid
@@ -41,6 +42,7 @@ class Actor:
         self.counts = None
         self.wait = None
         self.arrived = 0
+        self.blocks = {}  # the live lanes of (offsets, mask) pairs (RaceDetector.block)
 
     def tick(self) -> None:
         """A new epoch (after a release or a barrier)."""

@@ -20,6 +20,7 @@ a note at the first.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Dict, List, Tuple
 
 import numpy as np
@@ -77,6 +78,7 @@ class RaceDetector:
                 starts.append(n)
                 n += c
         self.starts = np.array(starts + [n], dtype=I64)
+        self._offsets, self._isz, self._starts = self.offsets.tolist(), self.isz.tolist(), self.starts.tolist()
         self.size = n
         self.reset()
 
@@ -107,6 +109,34 @@ class RaceDetector:
         if span.size and span.max() > 0:
             idx = np.concatenate([idx] + [idx[span >= k] + k for k in range(1, int(span.max()) + 1)])
         return idx
+
+    def _index(self, addr: int):
+        """``(shadow index, buffer copy k)`` of the element holding byte address ``addr``."""
+        g = addr - BASE
+        r, off = divmod(g, self.memory.heap_size)
+        b = bisect_right(self._offsets, off) - 1
+        k = b * self.memory.ranks + r
+        return self._starts[k] + (off - self._offsets[b]) // self._isz[b], k
+
+    def block(self, actor: Actor, base: int, off: np.ndarray, mask, itemsize: int):
+        """Shadow indices of the lanes of ``base + off * itemsize`` where ``mask`` (None: all) is
+        true, when one buffer copy of ``itemsize``-byte elements holds them; else None.  The live
+        offsets of an ``(off, mask)`` pair are kept per actor (the interpreter never changes an array)."""
+        blocks = actor.blocks
+        c = blocks.get((id(off), id(mask)))
+        if c is None or c[0] is not off or c[1] is not mask:
+            live = (off if mask is None else off[np.broadcast_to(mask, off.shape)]).astype(I64).ravel()
+            c = (off, mask, live, int(live.min()) if live.size else 0, int(live.max()) if live.size else -1)
+            if len(blocks) > 64:
+                blocks.clear()
+            blocks[(id(off), id(mask))] = c
+        live, lo, hi = c[2], c[3], c[4]
+        if hi < lo:
+            return live
+        (i_lo, k), (i_hi, _) = self._index(base + lo * itemsize), self._index(base + hi * itemsize)
+        if self._isz[k // self.memory.ranks] != itemsize or i_hi - i_lo != hi - lo or i_hi >= self._starts[k + 1]:
+            return None
+        return live + (i_lo - lo)
 
     def byte_range(self, addr: int, nbytes: int) -> np.ndarray:
         """Shadow indices of the elements the ``nbytes`` bytes at ``addr`` overlap."""
@@ -157,7 +187,8 @@ class RaceDetector:
     # ---- checks ------------------------------------------------------------------------------
     def _check_epochs(self, table, idx, actor, op, kind, prior):
         ids = table[idx]
-        for u in np.unique(ids).tolist() if ids.size else ():
+        first = int(ids[0])
+        for u in (first,) if (ids == first).all() else np.unique(ids).tolist():
             if u == 0:
                 continue
             a, k, first_op = self.epochs[u]
@@ -168,7 +199,8 @@ class RaceDetector:
         if table is None:
             return
         ids = table[idx]
-        for s in np.unique(ids).tolist() if ids.size else ():
+        first = int(ids[0])
+        for s in (first,) if (ids == first).all() else np.unique(ids).tolist():
             for x in self.sets[s]:
                 a, k, first_op = self.epochs[x]
                 if not actor.ordered_after(a, k):

@@ -16,8 +16,14 @@ import numpy as np
 
 from .attrs import attr
 from .hb import Actor, HappensBefore
+from .memory import OffsetPtr
 from .races import Race, RaceDetector
 from .trace import tracing  # noqa: F401 (run.py's)
+
+
+def _lanes(mask, shape):
+    """``mask`` (bool array or scalar) as a bool array of ``shape``."""
+    return mask if getattr(mask, "shape", None) == shape else np.broadcast_to(mask, shape)
 
 
 def watch_of(dev) -> Optional["Watch"]:
@@ -116,14 +122,19 @@ class Watch:
         """A ``tt.load`` (``read``), ``tt.store`` (``write``) or atomic (``atomic``) of
         ``itemsize``-byte elements at ``ptr`` where ``mask`` is true."""
         if self.races is not None:
-            addr = ptr.addr
-            if mask is not None and mask is not True:
-                if np.ndim(addr) == 0:
-                    if not bool(mask):
-                        return
-                else:
-                    addr = np.asarray(addr)[np.broadcast_to(mask, np.shape(addr))]
-            self._check(p.hb, op, kind, self.races.elements(addr, itemsize))
+            idx = None
+            if ptr.__class__ is OffsetPtr and ptr.off is not None and ptr.scale == itemsize:
+                idx = self.races.block(p.hb, ptr.base, ptr.off, mask, itemsize)
+            if idx is None:
+                addr = ptr.addr
+                if mask is not None and mask is not True:
+                    if np.ndim(addr) == 0:
+                        if not bool(mask):
+                            return
+                    else:
+                        addr = np.asarray(addr)[_lanes(mask, np.shape(addr))]
+                idx = self.races.elements(addr, itemsize)
+            self._check(p.hb, op, kind, idx)
         if self.trace is not None:
             self.trace.access(p.hb, kind)
 
