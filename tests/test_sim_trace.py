@@ -132,3 +132,20 @@ def test_trace_through_ttd_sim(tmp_path):
     run = subprocess.run(SIM + args, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert any(e["ph"] == "f" for e in read_trace(path))
+
+
+def test_readme_races_and_trace_command(tmp_path):
+    """The README's ``--races --trace`` command runs clean and writes a trace with flows."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    section = (root / "README.md").read_text().split("## Run a kernel on simulated ranks")[1].split("\n## ")[0]
+    command = re.search(r"```\n(ttd-sim [^\n]*--races --trace [^\n]*)\n```", section).group(1)
+    args = shlex.split(command)[1:]
+    args[-1] = str(tmp_path / args[-1])
+    run = subprocess.run(SIM + args, capture_output=True, text=True, cwd=root)
+    assert run.returncode == 0, run.stderr
+    events = read_trace(tmp_path / "allgather_push.json")
+    assert sum(e["ph"] == "f" for e in events) == 16 and {e["pid"] for e in events} == {0, 1, 2, 3}
