@@ -274,3 +274,50 @@ def test_generated_programs_cover_both_answers():
         answers.add(bool(race_programs.unordered_pairs(events, 2)))
         _check_program(events, 2)
     assert answers == {True, False}
+
+
+# ---- sub-blocks, teams, several element types ------------------------------------------------
+
+def _sub_blocks(text, subs=2):
+    return Plan(2, {"out": f"zeros({2 * subs}, i64)", "seen": f"zeros({2 * subs}, i64)"},
+                [[Launch([0, 1], text, grid=(2,), args={"out": "out", "seen": "seen", "nsub": subs})]])
+
+
+@pytest.mark.parametrize("subs", [2, 3])
+def test_sub_blocks_meet_at_the_barrier_without_race(subs):
+    text = (INPUTS / "sub_blocks.ttir").read_text()
+    check_lowering(_sub_blocks(text, subs), sub_blocks=subs, races=True)
+    race = _race(_sub_blocks(race_mutants.barrier_dropped(text), subs), sub_blocks=subs)
+    assert _named(race) == {"tt.store", "tt.load"} and race.program != race.other_program
+    assert len(race.program) == 4  # (x, y, z, sub-block)
+
+
+def test_team_barrier_orders_its_members_only():
+    """aclshmem_barrier(team 1 = ranks 1 and 3) orders their flags; without it they race."""
+    text = (INPUTS / "teams.ttir").read_text()
+
+    def plan(t):
+        return Plan(4, {"out": "zeros(4, i32)", "flags": "zeros(4, i32)"},
+                    [[Launch([1, 3], t, args={"out": "out", "flags": "flags", "team": 1, "idx": 1, "sync": 1})]],
+                    teams=[(1, 2, 2)])
+    simulate(plan(text), races=True, schedules=3)
+    race = _race(plan(race_mutants.barrier_dropped(text)))
+    assert {race.rank, race.other_rank} == {1, 3} and race.buffer == "flags"
+
+
+@needs_corpus
+def test_producer_of_several_element_types_and_its_readers():
+    """multi_dtype's producer (f16, bf16, f32, i8, i32, i64 stores, then a notify) and its
+    readers (a wait, then loads of each type): no race; the readers without their wait race
+    with the producer's stores."""
+    producer = (INPUTS / "multi_dtype_producer.ttir").read_text()
+    reader = (DISTRIBUTED / "multi_dtype.ttir").read_text()
+    from sim_kernels import MULTI_ARGS, multi_dtype_buffers
+
+    def plan(r):
+        return Plan(4, multi_dtype_buffers(4, [0] * 4),
+                    [[Launch([0], producer, args={"h": "h", "bf": "bf", "f": "f", "b": "b", "i": "i", "l": "l", "sig": "sig"}),
+                      Launch([1, 2, 3], r, args={**MULTI_ARGS, "peer": 0})]])
+    simulate(plan(reader), races=True, schedules=3)
+    race = _race(plan(race_mutants.wait_dropped(reader)))
+    assert _named(race) == {"tt.store", "tt.load"} and 0 in {race.rank, race.other_rank}
