@@ -83,6 +83,28 @@ def test_allgather_push_trace_has_tracks_waits_and_flows(tmp_path):
         assert any(w["pid"] == f["pid"] and w["tid"] == f["tid"] and w["ts"] <= f["ts"] <= w["ts"] + w["dur"] for w in waits)
     counts = Counter(e["pid"] for e in waits)
     assert counts == {r: 8 for r in range(4)}
+    programs = [e for e in events if e["ph"] == "X" and e["name"].startswith("program")]
+    assert len(programs) == 8 and all(e["args"] == {"loads": 1 + 4, "stores": 4 + 4, "atomics": 0, "rma": 0}
+                                      for e in programs)  # its shard, then one per source; a put and a copy per peer
+    for w in waits:  # every wait lies inside its program's span (spans nest on a track)
+        p = next(e for e in programs if (e["pid"], e["tid"]) == (w["pid"], w["tid"]))
+        assert p["ts"] <= w["ts"] and w["ts"] + w["dur"] <= p["ts"] + p["dur"]
+
+
+def test_barrier_spans_for_every_sub_block(tmp_path):
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "sim_inputs" / "sub_blocks.ttir").read_text()
+    plan = Plan(2, {"out": "zeros(6, i64)", "seen": "zeros(6, i64)"},
+                [[Launch([0, 1], text, grid=(2,), args={"out": "out", "seen": "seen", "nsub": 3})]])
+    path = tmp_path / "sb.json"
+    simulate(plan, sub_blocks=3, trace=str(path))
+    events = read_trace(path)
+    barriers = [e for e in events if e["ph"] == "X" and e["name"] == "barrier_all"]
+    assert {(e["pid"], e["tid"]) for e in barriers} == {(r, t) for r in range(2) for t in range(6)}
+    assert len({e["ts"] + e["dur"] for e in barriers}) == 1  # all released together
+    names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    assert "program (1, 0, 0) sub-block 2" in names
 
 
 def test_trace_is_deterministic_for_a_seed(tmp_path):
@@ -149,3 +171,9 @@ def test_readme_races_and_trace_command(tmp_path):
     assert run.returncode == 0, run.stderr
     events = read_trace(tmp_path / "allgather_push.json")
     assert sum(e["ph"] == "f" for e in events) == 16 and {e["pid"] for e in events} == {0, 1, 2, 3}
+
+
+def test_unwritable_trace_file_is_a_usage_error(tmp_path):
+    run = subprocess.run(SIM + [str(ALLGATHER), "--ranks", "2", "--trace", str(tmp_path / "no" / "such" / "t.json")],
+                         capture_output=True, text=True)
+    assert run.returncode == 2 and "cannot write the trace" in run.stderr and "Traceback" not in run.stderr

@@ -90,6 +90,11 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     if check_lowering and lowered_path:
         raise click.UsageError("--check-lowering and --lowered exclude each other")
     try:
+        if trace_path:
+            open(trace_path, "a").close()  # written after the run: refused before it
+    except OSError as e:
+        raise click.UsageError(f"cannot write the trace to '{trace_path}': {e.strerror}") from None
+    try:
         plan, kernel_text = build_plan(kernel, plan_path, ranks, _grid(grid), function, args)
         lowered = None
         if lowered_path:
