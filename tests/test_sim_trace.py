@@ -177,3 +177,18 @@ def test_unwritable_trace_file_is_a_usage_error(tmp_path):
     run = subprocess.run(SIM + [str(ALLGATHER), "--ranks", "2", "--trace", str(tmp_path / "no" / "such" / "t.json")],
                          capture_output=True, text=True)
     assert run.returncode == 2 and "cannot write the trace" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_deadlock_names_every_blocked_wait_in_the_trace(tmp_path):
+    import re
+
+    from transpiler.sim import Deadlock
+
+    text = re.sub(r'^\s*"distributed\.notify"\(.*\n', "", ALLGATHER.read_text(), flags=re.M)
+    plan, _ = BUILDERS["allgather_push"](text, 2)
+    path = tmp_path / "dead.json"
+    with pytest.raises(Deadlock):
+        simulate(plan, trace=str(path))
+    dead = [e for e in read_trace(path) if e["ph"] == "i" and e["name"] == "deadlock"]
+    assert {(e["pid"], e["tid"]) for e in dead} == {(r, t) for r in range(2) for t in range(2)}
+    assert all("waits for == 7" in e["args"]["message"] for e in dead)

@@ -151,6 +151,8 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             parked = still
         if not runnable:
             if parked or any(arrivals.values()):
+                if watch is not None:
+                    watch.deadlock(parked + [p for w in arrivals.values() for p in w])
                 raise _deadlock(run, parked, arrivals, current)
             return
         i = pick(len(runnable))

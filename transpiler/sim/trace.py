@@ -10,8 +10,9 @@ the JSON that Perfetto (ui.perfetto.dev, "Open trace file") and ``chrome://traci
 * ``X`` spans (``ts``, ``dur``): each program's life (``args``: loads, stores, atomics, RMA
   calls), each wait for one slot (``args``: ``slot``, ``awaited``, ``seen``, ``rounds``), each
   barrier (from arrival to release), each RMA call (``bytes``, ``pe``).
-* ``i`` instants: every notify / signal write (``args``: target rank, slot, value, SET or ADD)
-  and every race finding (``name`` ``race``, ``args.message``).
+* ``i`` instants: every notify / signal write (``args``: target rank, slot, value, SET or ADD),
+  a race finding (``name`` ``race``) and, at a deadlock, each blocked program's wait
+  (``deadlock``), with ``args.message``.
 * Flow events ``s`` -> ``f`` (``cat`` ``sync``, one ``id`` per pair) from each signal write to the
   wait round that observed it (``bp`` ``e``: bound to the enclosing wait span).
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 from .errors import format_program
 from .hb import Actor
@@ -120,9 +121,9 @@ class Tracer:
             a.counts["rma"] += 1
         self._put("X", a, name, self._now(), dur=1, args={"bytes": int(nbytes), "pe": int(pe)})
 
-    def race(self, a: Optional[Actor], message: str) -> None:
-        if a is not None:
-            self._put("i", a, "race", self._now(), s="p", args={"message": message})
+    def instant(self, a: Actor, name: str, message: str) -> None:
+        """A finding on ``a``'s track: ``race``, ``deadlock`` (``args.message``)."""
+        self._put("i", a, name, self._now(), s="p", args={"message": message})
 
     def write(self, path: str) -> None:
         """Save the events as ``{"traceEvents": [...]}``.  Raises OSError."""

@@ -108,14 +108,21 @@ class Watch:
         if self.trace is not None:
             self.trace.barrier(actors, team)
 
+    def deadlock(self, programs) -> None:
+        """Every unfinished program is blocked: ``programs`` (parked waits, barrier arrivals)."""
+        if self.trace is not None:
+            for p in programs:
+                b = p.blocked
+                what = b.describe(self.memory) if hasattr(b, "describe") else f"waits at a barrier of team {b.team}"
+                self.trace.instant(p.hb, "deadlock", what)
+
     # ---- memory ------------------------------------------------------------------------------
     def _check(self, actor, op, kind, idx) -> None:
         try:
             self.races.access(actor, op, kind, idx)
         except Race as r:
-            if self.trace is not None:
-                self.trace.race(actor if actor.program is not None else None, f"'{op.name}' op {r.where()}: "
-                                f"{r.message}" if op is not None else r.message)
+            if self.trace is not None and actor.program is not None:
+                self.trace.instant(actor, "race", f"'{op.name}' op {r.where()}: {r.message}" if op is not None else r.message)
             raise
 
     def access(self, p, op, kind: str, ptr, itemsize: int, mask=None) -> None:
