@@ -2,8 +2,8 @@
 
     python benchmarks/sim_allgather.py                 # n_per_rank = 1 M f32 (4096 programs of 256 per rank)
     python benchmarks/sim_allgather.py --n 1024        # the 1 k smoke run
-
-    python benchmarks/sim_allgather.py --ranks 2      # 2 to 64 ranks (issue 33's sizes: --n 65536 or 1 M)
+    python benchmarks/sim_allgather.py --races         # the same with race detection (--races)
+    python benchmarks/sim_allgather.py --ranks 2       # 2 to 64 ranks (issue 33's sizes: --n 65536 or 1 M)
 
 Prints the wall and CPU time of the run (parsing included), the ops simulated, ops per second,
 the time numpy takes for the same data movement measured in the same run (each rank's shard
@@ -33,6 +33,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1 << 20, help="elements per rank (f32)")
     ap.add_argument("--ranks", type=int, default=8)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--races", action="store_true", help="detect races by happens-before (SPEC.md section 7)")
     a = ap.parse_args()
     R, n = a.ranks, a.n
     grid = -(-n // 256)
@@ -47,14 +48,14 @@ def main() -> None:
         import pstats
 
         prof = cProfile.Profile()
-        result = prof.runcall(simulate, plan, max_ops=10 ** 9)
+        result = prof.runcall(simulate, plan, max_ops=10 ** 9, races=a.races)
         pstats.Stats(prof).sort_stats("tottime").print_stats(12)
     else:
-        result = simulate(plan, max_ops=10 ** 9)
+        result = simulate(plan, max_ops=10 ** 9, races=a.races)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     want = np.repeat(np.arange(R, dtype=np.float32), n)
     ok = all(np.array_equal(result.buffers[r]["out"], want) for r in range(R))
-    print(f"allgather_push: {R} ranks x {grid} programs, n_per_rank={n}: {dt:.2f} s ({cpu:.2f} s CPU), "
+    print(f"allgather_push{' --races' if a.races else ''}: {R} ranks x {grid} programs, n_per_rank={n}: {dt:.2f} s ({cpu:.2f} s CPU), "
           f"{result.ops:,} ops, {result.ops / dt:,.0f} ops/s ({result.ops / cpu:,.0f} per CPU second), result {'correct' if ok else 'WRONG'}")
     ref = numpy_reference(R, n)
     heaps = R * (n + 2 * n * R) * 4 + R * 16 * R * grid * 4  # x, buf, out (f32) and sig (i32) per rank

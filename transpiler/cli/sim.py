@@ -69,10 +69,12 @@ def _ranks(ctx, param, value):
 @click.option("--out", "out_dir", metavar="DIR", help="Write DIR/rank<r>.npz (every buffer, first schedule).")
 @click.option("--max-ops", type=click.IntRange(1), default=10 ** 7, show_default=True,
               help="Stop with an error after this many ops (all ranks, programs and sub-blocks).")
+@click.option("--races", is_flag=True, help="Report accesses not ordered by happens-before (SPEC.md section 7).")
+@click.option("--trace", "trace_path", metavar="FILE", help="Write the first schedule's run as a Chrome trace (Perfetto).")
 @click.option("--debug", is_flag=True, hidden=True)
 @click.version_option(__version__, prog_name="ttd-sim", message="%(prog)s, version %(version)s")
 def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered_path, schedules, seed, reorder,
-         sub_blocks, device_library, core_type_fallback, out_dir, max_ops, debug):
+         sub_blocks, device_library, core_type_fallback, out_dir, max_ops, races, trace_path, debug):
     """Run KERNEL (TTIR with distributed.* ops, or its lowering) on simulated ranks."""
     try:
         import ml_dtypes  # noqa: F401
@@ -88,6 +90,11 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     if check_lowering and lowered_path:
         raise click.UsageError("--check-lowering and --lowered exclude each other")
     try:
+        if trace_path:
+            open(trace_path, "a").close()  # written after the run: refused before it
+    except OSError as e:
+        raise click.UsageError(f"cannot write the trace to '{trace_path}': {e.strerror}") from None
+    try:
         plan, kernel_text = build_plan(kernel, plan_path, ranks, _grid(grid), function, args)
         lowered = None
         if lowered_path:
@@ -97,7 +104,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
             result = run_plan(plan, compare=check_lowering or lowered is not None, lowered=lowered, seed=seed,
                               schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
                               device_library=device_library, core_type_fallback=core_type_fallback == "symbol-table",
-                              on_progress=on_progress)
+                              on_progress=on_progress, races=races, trace=trace_path)
         click.echo(describe(plan, result, time.perf_counter() - t0, check_lowering or lowered is not None))
         if out_dir:
             _write_npz(out_dir, result)

@@ -18,6 +18,7 @@ from .limits import check_heaps
 from .memory import Memory
 from .plan import Fill, Launch, Plan, parse_value
 from .scheduler import ActiveLaunch, Run, run_step
+from .watch import attach, tracing
 
 
 @attrs.define
@@ -177,8 +178,8 @@ def _arguments(fn, given: Dict, index: int, rank: int, n: int, buffers) -> list:
 
 
 def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_writers: bool = False,
-                 on_progress=None) -> Run:
-    """One run of the prepared plan under schedule ``seed``; the finished :class:`Run`."""
+                 on_progress=None, races: bool = False, tracer=None) -> Run:
+    """One run of the prepared plan under schedule ``seed``; the finished :class:`Run` (see :func:`attach`)."""
     memory = Memory(prep.plan.ranks, prep.layout)
     for name, arrays in prep.initial.items():
         for r, a in enumerate(arrays):
@@ -186,11 +187,14 @@ def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_
     if track_writers:
         memory.track_writers()
     run = Run(memory, prep.teams, seed, reorder, max_ops, on_progress)
+    attach(run, races, tracer)
 
     def start(run, rank, action):
         if action[0] == "fill":
             for name, a in action[1].items():
                 memory.array(name, rank)[: a.size] = a.astype(memory.buffers[name].dtype, copy=False)
+                if run.watch is not None:
+                    run.watch.fill(rank, name, a.size * memory.buffers[name].dtype.itemsize)
             memory.version += 1
             return None
         _, fn, grid, args, subs = action
@@ -204,11 +208,12 @@ def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_
 
 
 def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = False, sub_blocks: int = 2,
-             max_ops: int = 10 ** 7, device_library: str = "bundled", on_progress=None) -> SimResult:
+             max_ops: int = 10 ** 7, device_library: str = "bundled", on_progress=None, races: bool = False,
+             trace=None) -> SimResult:
     """Run ``plan`` under ``schedules`` schedules (seeds ``seed``, ``seed + 1``, ...).
 
     Inputs (``random(...)``) come from ``numpy.random.default_rng(seed)``, the same for every
-    schedule.  Returns the buffers of the first schedule.
+    schedule.  Returns the buffers of the first schedule.  ``races`` and ``trace``: :func:`attach`.
 
     Raises:
         UsageError: a malformed plan (exit status 2).
@@ -221,7 +226,8 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
     seeds = [seed + k for k in range(schedules)]
     outcomes: List[Outcome] = []
     for s in seeds:
-        run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress)
+        with tracing(trace if first_run is None else None) as tracer:
+            run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress, races=races, tracer=tracer)
         outcomes.append(Outcome.of(s, run))
         if first_run is None:
             first_run = run

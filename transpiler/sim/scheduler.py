@@ -42,6 +42,7 @@ class Run:
         self.op_list: List[object] = []
         self._op_ids: Dict[int, int] = {}
         self.on_progress = on_progress
+        self.watch = None  # --races / --trace (transpiler.sim.watch)
 
     def op_key(self, op) -> int:
         """A small integer naming ``op`` (the writer ids of the memory)."""
@@ -68,7 +69,7 @@ class Program:
     """One program (or sub-block) of a launch; also the ``dev`` the library models run on."""
 
     __slots__ = ("rank", "pid", "grid", "sub_block", "program", "run", "snapshots", "memory", "n_ranks",
-                 "teams", "gen", "launch", "blocked", "facts")
+                 "teams", "gen", "launch", "blocked", "facts", "hb")
 
     def __init__(self, run: Run, launch, rank: int, pid, sub_block: Optional[int]):
         self.run = run
@@ -85,6 +86,7 @@ class Program:
         self.blocked = None
         self.gen = None
         self.facts: Dict[tuple, object] = {}  # transpiler.sim.access
+        self.hb = None  # transpiler.sim.hb.Actor, with --races / --trace
 
 
 class ActiveLaunch:
@@ -108,6 +110,9 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
     arrivals: Dict[int, List[Program]] = {}
     current: List[Optional[ActiveLaunch]] = [None] * run.ranks
     mem = run.memory
+    watch = run.watch
+    if watch is not None:
+        watch.step()
 
     def advance_rank(rank: int) -> None:
         current[rank] = None
@@ -121,6 +126,8 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
                 continue
             current[rank] = launch
             launch.total = launch.live = len(programs)
+            if watch is not None:
+                watch.launch(rank, programs, launch.sub_blocks)
             runnable.extend(programs)
             return
 
@@ -144,6 +151,8 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             parked = still
         if not runnable:
             if parked or any(arrivals.values()):
+                if watch is not None:
+                    watch.deadlock(parked + [p for w in arrivals.values() for p in w])
                 raise _deadlock(run, parked, arrivals, current)
             return
         i = pick(len(runnable))
@@ -155,7 +164,11 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             runnable.pop()
             launch = current[p.rank]
             launch.live -= 1
+            if watch is not None:
+                watch.program_end(p)
             if launch.live == 0:
+                if watch is not None:
+                    watch.launch_end(p.rank)
                 advance_rank(p.rank)
                 _release_barriers(run, arrivals, current, runnable)
             continue
@@ -173,6 +186,8 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             item.version = mem.version
             parked.append(p)
         elif item.__class__ is Barrier:
+            if watch is not None:
+                watch.arrive(p)
             arrivals.setdefault(item.team, []).append(p)
             _release_barriers(run, arrivals, current, runnable)
         else:  # pragma: no cover - the ops yield nothing else
@@ -204,6 +219,8 @@ def _release_barriers(run: Run, arrivals, current, runnable) -> None:
             continue
         needed = sum(current[r].total for r in members)
         if len(waiting) >= needed:
+            if run.watch is not None:
+                run.watch.barrier(waiting, team)
             for p in waiting:
                 p.blocked = None
             runnable.extend(waiting)

@@ -13,6 +13,7 @@ from .errors import DIFFERENCE, Finding
 from .library.binding import DeviceLibrary
 from .plan import Launch, Plan
 from .run import SimResult, first_difference, prepare, run_schedule, simulate, writer_note
+from .trace import tracing
 
 
 def lower_plan(plan: Plan, lowered: Optional[Dict[str, str]] = None, device_library: str = "bundled",
@@ -47,10 +48,12 @@ def lower_plan(plan: Plan, lowered: Optional[Dict[str, str]] = None, device_libr
 def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed: int = 0, schedules: int = 1,
                    reorder: bool = False, sub_blocks: int = 2, max_ops: int = 10 ** 7,
                    device_library: str = "bundled", core_type_fallback: bool = False,
-                   on_progress=None) -> SimResult:
+                   on_progress=None, races: bool = False, trace=None) -> SimResult:
     """Run ``plan`` before and after lowering under the same inputs and ``schedules`` schedules.
 
-    Returns the after-lowering result of the first schedule.
+    Returns the after-lowering result of the first schedule.  ``races`` and ``trace`` as for
+    :func:`~.run.simulate`; the trace holds both first runs, the one after lowering as processes
+    ``R`` ... ``2R - 1`` (SPEC.md section 7, "Interface").
 
     Raises:
         Finding: of kind ``difference`` (notes: the writer of the element in each run), or any
@@ -59,9 +62,14 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed
     """
     after_plan = lower_plan(plan, lowered, device_library, core_type_fallback)
     kw = dict(seed=seed, schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
-              device_library=device_library, on_progress=on_progress)
-    before = simulate(plan, **kw)
-    after = simulate(after_plan, **kw)
+              device_library=device_library, on_progress=on_progress, races=races)
+    with tracing(trace) as tracer:
+        if tracer is not None:
+            tracer.begin_run("before lowering", 0)
+        before = simulate(plan, trace=tracer, **kw)
+        if tracer is not None:
+            tracer.begin_run("after lowering", plan.ranks)
+        after = simulate(after_plan, trace=tracer, **kw)
     library = DeviceLibrary(device_library)
     # each schedule's final memory is kept by simulate: 2K runs for K schedules (issue 33)
     for b, a in zip(before.outcomes, after.outcomes):

@@ -34,6 +34,7 @@ from __future__ import annotations
 from typing import Dict, Sequence, Tuple
 
 from ..blocking import Park, relay
+from ..watch import watch_of
 from .table import MODELS, Model  # the models register there (sim/library/table.py)
 
 
@@ -73,6 +74,9 @@ def invoke(dev, model: Model, operands, op):
     """Run ``model`` for ``op`` inside a program (a generator: ``yield from invoke(...)``)."""
     if not model.gen:
         return model.fn(dev, *operands)
+    watch = watch_of(dev)
+    if watch is not None:
+        watch.at(dev, op)
     return (yield from relay(model.fn(dev, *operands), op))
 
 

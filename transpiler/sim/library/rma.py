@@ -14,6 +14,7 @@ from functools import partial
 from .table import SHMEM_TYPES, register
 from .symmetric import remote
 from .sync import aclshmemx_signal_op
+from ..watch import watch_of
 
 
 def getmem(dev, dst, src, nbytes, pe, dtype=None):
@@ -24,6 +25,14 @@ def getmem(dev, dst, src, nbytes, pe, dtype=None):
     mem = dev.memory
     mem.write_bytes(int(dst.addr), mem.read_bytes(int(source.addr), int(nbytes), source.buf, "getmem read"),
                     dst.buf, "getmem write")
+    _watched(dev, source, dst, nbytes, pe)
+
+
+def _watched(dev, src, dst, nbytes, pe) -> None:
+    """An RMA call reads its source and writes its destination (SPEC.md section 7, "Races")."""
+    w = watch_of(dev)
+    if w is not None:
+        w.rma(dev, (int(src.addr), int(nbytes)), (int(dst.addr), int(nbytes)), int(pe))
 
 
 def putmem(dev, dst, src, nbytes, pe, dtype=None):
@@ -34,6 +43,7 @@ def putmem(dev, dst, src, nbytes, pe, dtype=None):
     mem = dev.memory
     mem.write_bytes(int(target.addr), mem.read_bytes(int(src.addr), int(nbytes), src.buf, "putmem read"),
                     target.buf, "putmem write")
+    _watched(dev, src, target, nbytes, pe)
 
 
 def putmem_signal(dev, dst, src, nbytes, sig_addr, signal, sig_op, pe, dtype=None):
@@ -47,6 +57,7 @@ def putmem_signal(dev, dst, src, nbytes, sig_addr, signal, sig_op, pe, dtype=Non
     yield
     data = mem.read_bytes(int(src.addr), int(nbytes), src.buf, "putmem_signal read")
     mem.write_bytes(int(target.addr), data, target.buf, "putmem_signal write")
+    _watched(dev, src, target, nbytes, pe)
     for _ in gen:  # the signal update, in the same action
         pass
 

@@ -6,6 +6,7 @@ from functools import partial
 
 from ..errors import Finding
 from ..memory import Ptr
+from ..watch import watch_of
 from .table import C_TYPES, SHMEM_TYPES, register
 
 
@@ -36,6 +37,9 @@ def aclshmem_p(dev, dst, value, pe, dtype=None):
     yield
     mem = dev.memory
     mem.store(target, dtype, _wrap(value, dtype) if dtype.kind in "iu" else dtype.type(value))  # f16, f32, bf16 as given
+    w = watch_of(dev)
+    if w is not None:  # a _p store is a signal: release (SPEC.md section 7, "Races")
+        w.release(dev, int(target.addr), False, value, library=True)
 
 
 def _wrap(value, dtype):

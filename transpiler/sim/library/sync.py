@@ -14,6 +14,7 @@ from ..memory import Ptr
 from .table import C_TYPES, WAIT_TYPES, WAIT_UNTIL_TYPES, register
 from .pe_query import team_members
 from .symmetric import remote
+from ..watch import watch_of
 
 SIGNAL_SET, SIGNAL_ADD = 0, 1  # ACLSHMEM_SIGNAL_SET / ACLSHMEM_SIGNAL_ADD
 CMP = {0: "==", 1: "!=", 2: ">", 3: ">=", 4: "<", 5: "<="}  # ACLSHMEM_CMP_EQ ... ACLSHMEM_CMP_LE
@@ -58,6 +59,9 @@ def aclshmemx_signal_op(dev, sig_addr, signal, sig_op, pe):
     if sig_op == SIGNAL_ADD:  # a hardware atomic add: wraps
         value += int(mem.load(target, I32)[()])
     mem.store(target, I32, wrap_int(value, I32))
+    w = watch_of(dev)
+    if w is not None:  # release (SPEC.md section 7, "Races")
+        w.release(dev, int(target.addr), sig_op == SIGNAL_ADD, signal, library=True)
 
 
 def aclshmem_signal_wait_until(dev, sig_addr, cmp, cmp_val):
@@ -99,10 +103,14 @@ def _spin(dev, ptr, dtype, cmp, value):
         return None
     text = CMP[cmp]
     mem = dev.memory
+    w = watch_of(dev)
     while True:
         yield
         v = mem.load(ptr, dtype)[()]
-        if not goes_on(v, cmp, value):
+        stop = not goes_on(v, cmp, value)
+        if w is not None:  # acquire, every round
+            w.poll(dev, int(ptr.addr), v, value, stop, library=True)
+        if stop:
             return v
         yield Park(int(ptr.addr), ptr.buf, dtype, f"{text} {value}")
 
@@ -113,11 +121,15 @@ def aclshmem_wait(dev, barriers, num_barriers, wait_value, dtype=None):
     equals ``wait_value`` once (one read is one round); returns the token 0."""
     mem = dev.memory
     want = dtype.type(wait_value) if dtype.kind == "f" else np.array(wait_value).astype(dtype)[()]
+    w = watch_of(dev)
     for i in range(int(num_barriers)):
         slot = Ptr(barriers.addr + i * SLOT_BYTES, barriers.buf)
         while True:
             yield
-            if mem.load(slot, dtype)[()] == want:
+            seen = mem.load(slot, dtype)[()]
+            if w is not None:  # acquire, every round
+                w.poll(dev, int(slot.addr), seen, want, seen == want, library=True)
+            if seen == want:
                 break
             yield Park(int(slot.addr), slot.buf, dtype, f"== {want}")
     return np.int32(0)

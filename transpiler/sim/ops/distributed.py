@@ -94,11 +94,13 @@ def notify(p, st, args, frame):
         if st.sig_op == ADD:
             raise Finding("adds to a signal whose pointee is not i32, i64 or ui64")
         mem.store(target, I64, np.int64(v))
-        return None
-    value = wrap_int(int(v), st.dtype)
-    if st.sig_op == ADD:
-        value = wrap_int(int(mem.load(target, st.dtype)[()]) + int(value), st.dtype)
-    mem.store(target, st.dtype, value)
+    else:
+        value = wrap_int(int(v), st.dtype)
+        if st.sig_op == ADD:
+            value = wrap_int(int(mem.load(target, st.dtype)[()]) + int(value), st.dtype)
+        mem.store(target, st.dtype, value)
+    if p.run.watch is not None:  # release (SPEC.md section 7, "Races")
+        p.run.watch.release(p, int(target.addr), st.sig_op == ADD, v)
     return None
 
 
@@ -129,7 +131,10 @@ def wait(p, st, args, frame):
         slot = Ptr(bar.addr + i * SLOT_BYTES, bar.buf)
         while True:
             yield
-            if mem.load(slot, st.dtype)[()] == want:
+            seen = mem.load(slot, st.dtype)[()]
+            if run.watch is not None:  # acquire, every round
+                run.watch.poll(p, int(slot.addr), seen, want, seen == want)
+            if seen == want:
                 break
             yield Park(int(slot.addr), slot.buf, st.dtype, f"== {want}", st.op)
     return st.token.type(0)

@@ -55,8 +55,14 @@ def _load(p, st, ptr, mask=None, other=None):
     if st.wait is not None and run.reorder:
         snap = p.snapshots.get(id(st.wait))
         if snap is not None and run.rng.random() < 0.5:
-            return _scalar(access.load(p, mem, ptr, st.dtype, mask, other, snap), ptr)
-    return _scalar(access.load(p, mem, ptr, st.dtype, mask, other), ptr)
+            values = _scalar(access.load(p, mem, ptr, st.dtype, mask, other, snap), ptr)
+            if run.watch is not None:
+                run.watch.access(p, st.op, "read", ptr, st.dtype.itemsize, mask)
+            return values
+    values = _scalar(access.load(p, mem, ptr, st.dtype, mask, other), ptr)
+    if run.watch is not None:
+        run.watch.access(p, st.op, "read", ptr, st.dtype.itemsize, mask)
+    return values
 
 
 @implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_load, st, ins, outs))
@@ -69,6 +75,8 @@ def _store(p, st, ptr, values, mask=None):
     if mem.writers is not None:
         mem.writer = p.run.op_key(st.op)
     access.store(p, mem, ptr, st.dtype, values, mask)
+    if p.run.watch is not None:
+        p.run.watch.access(p, st.op, "write", ptr, st.dtype.itemsize, mask)
 
 
 @implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_store, st, ins, outs))
@@ -120,6 +128,8 @@ def atomic_rmw(p, st, args):
     if st.rmw in FLOAT_ADD and not np.issubdtype(dtype, np.integer):
         mem.added_floats_at(flat_idx, dtype.itemsize)
     mem.version += 1
+    if p.run.watch is not None:
+        p.run.watch.access(p, st.op, "atomic", ptr, dtype.itemsize, mask)
     if mask is not None:
         old = np.where(mask, old, np.zeros_like(old))
     return old[()] if np.ndim(ptr.addr) == 0 else old
@@ -148,4 +158,6 @@ def atomic_cas(p, st, args):
     elif hit:
         view[int(idx)] = val
     mem.version += 1
+    if p.run.watch is not None:
+        p.run.watch.access(p, st.op, "atomic", ptr, dtype.itemsize)
     return old
