@@ -16,6 +16,7 @@ from ..memory import OffsetPtr, Ptr
 from . import implements
 from ..closures import binary, const, unary
 from .common import cast, map_value, result_dtype
+from .rounding import RTNE, convert
 
 I64 = np.dtype(np.int64)
 
@@ -151,11 +152,17 @@ def ptr_to_int(p, st, args):
     return np.asarray(args[0].addr, dtype=I64)[()]
 
 
-@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", "tt.clampf", prepare=lambda op, c: (op.name, result_dtype(op)))
+def _fp_prepare(op, c):
+    mode = attr_value(op, "rounding", RTNE) if op.name == "tt.fp_to_fp" else RTNE
+    return op.name, result_dtype(op), mode
+
+
+@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", "tt.clampf", prepare=_fp_prepare)
 def fp_ops(p, st, args):
-    name, dtype = st
+    """``fp_to_fp``: :func:`.rounding.convert` with the op's ``rounding`` (default rtne)."""
+    name, dtype, mode = st
     if name == "tt.fp_to_fp":
-        return cast(args[0], dtype)
+        return convert(args[0], dtype, mode)
     if name == "tt.precise_sqrt":
         return cast(np.sqrt(np.asarray(args[0], np.float64)), dtype)
     if name == "tt.precise_divf":
