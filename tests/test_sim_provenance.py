@@ -188,3 +188,35 @@ def test_in_bounds_scalar_pointer_still_loads():
                 [[Launch([0, 1], WALK, args={"x": "x", "out": "out", "k": n - 1})]])
     result = simulate(plan)
     assert result.buffers[0]["out"][0] == n - 1 and result.buffers[1]["out"][0] == -(n - 1)
+
+
+ONE_PAST = """module {
+  tt.func public @k(%a: !tt.ptr<f32>, %b: !tt.ptr<f32>, %out: !tt.ptr<f32>, %pp: !tt.ptr<!tt.ptr<f32>>) {
+    %n = arith.constant N : i32
+    %m1 = arith.constant -1 : i32
+    %end = tt.addptr %a, %n : !tt.ptr<f32>, i32
+    tt.store %pp, %end : !tt.ptr<!tt.ptr<f32>>
+    %q = tt.load %pp : !tt.ptr<!tt.ptr<f32>>
+    %last = tt.addptr %q, %m1 : !tt.ptr<f32>, i32
+    %v = tt.load %last : !tt.ptr<f32>
+    tt.store %out, %v : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""
+
+
+def test_a_stored_pointer_one_past_its_buffer_keeps_its_buffer():
+    """a of 64 f32 fills its 256-byte slot, so a + 64 is b's first byte by address; stored and
+    loaded back it is still a pointer into a: one element back is a[63], not out of b."""
+    from transpiler.sim.memory import ALIGN
+
+    n = ALIGN // 4
+    plan = Plan(1, {"a": np.arange(n, dtype=np.float32), "b": np.full(n, -1, np.float32), "out": "zeros(1, f32)",
+                    "pp": "zeros(1, i64)"},
+                [[Launch([0], ONE_PAST.replace("N", str(n)), args={k: k for k in ("a", "b", "out", "pp")})]])
+    assert simulate(plan).buffers[0]["out"][0] == n - 1
+
+
+def test_pointers_through_memory_before_and_after_lowering():
+    check_lowering(_plan(PTR_STORE, pp="zeros(8, i64)"), schedules=2)

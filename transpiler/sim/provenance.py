@@ -8,6 +8,12 @@ two ranks' heaps, ``int_to_ptr`` or a load of pointers), ``lanes`` is an ``int32
 address array's shape holding one code per lane, ``heap * (B + 1) + b``: ``b`` the buffer's index
 in allocation order (``B``, past the last: no buffer), ``heap`` the rank (``R``: no rank's heap).
 
+Pointers in memory: a store of pointers writes their byte addresses and records, per element,
+``(address, code)`` in ``mem.stored_pointers`` (a dict keyed by the element's byte index, made on
+the first such store); a load of pointers gives each lane the recorded code when memory still
+holds the recorded address there, else the buffer and heap its address lies in
+(:func:`at_addresses`).  So a pointer one past its buffer's end keeps its buffer through memory.
+
 Errors: :class:`~transpiler.sim.errors.OutOfBounds` naming the lane's element index (``lane 5``,
 ``lane (0, 3, 1)``), the buffer, its size in elements and the lane's offset in elements from the
 buffer's start in the lane's heap.
@@ -82,6 +88,42 @@ def at_addresses(mem, addr):
         k = int(b)
         return Ptr(int(addr), None if k == t.nb - 1 else t.bufs[k], int(heap) if inside else None)
     return Ptr(np.asarray(addr, I64), None, None, (heap * t.nb + b).astype(np.int32))
+
+
+def remember(mem, idx, ptr, mask) -> None:
+    """Record the provenance of the pointers ``ptr`` stored at element indices ``idx`` (of an
+    8-byte view) where ``mask`` is true."""
+    shadow = getattr(mem, "stored_pointers", None)
+    if shadow is None:
+        shadow = mem.stored_pointers = {}
+    addr = np.broadcast_to(np.asarray(ptr.addr, I64), np.shape(idx))
+    code = np.broadcast_to(codes(mem, ptr), np.shape(idx))
+    live = np.ones(np.shape(idx), bool) if mask is None else np.broadcast_to(mask, np.shape(idx))
+    for i, a, c in zip(np.ravel(idx)[np.ravel(live)].tolist(), addr.ravel()[np.ravel(live)].tolist(),
+                       code.ravel()[np.ravel(live)].tolist()):
+        shadow[i * 8] = (a, c)
+
+
+def recall(mem, idx, addr):
+    """The pointer(s) loaded as ``addr`` from element indices ``idx`` (of an 8-byte view): the
+    recorded provenance where memory still holds the recorded address, else :func:`at_addresses`."""
+    ptr = at_addresses(mem, addr)
+    shadow = getattr(mem, "stored_pointers", None)
+    if not shadow:
+        return ptr
+    flat_idx, flat_addr = np.ravel(idx).tolist(), np.ravel(addr).tolist()
+    hits = [(k, shadow.get(i * 8)) for k, (i, a) in enumerate(zip(flat_idx, flat_addr))]
+    hits = [(k, rec[1]) for k, rec in hits if rec is not None and rec[0] == flat_addr[k]]
+    if not hits:
+        return ptr
+    lanes = codes(mem, ptr).astype(np.int32).ravel()
+    for k, c in hits:
+        lanes[k] = c
+    if np.ndim(addr) == 0:
+        t = tables(mem)
+        b = int(lanes[0]) % t.nb
+        return Ptr(int(addr), None if b == t.nb - 1 else t.bufs[b], int(lanes[0]) // t.nb)
+    return Ptr(np.asarray(addr, I64), None, None, lanes.reshape(np.shape(addr)))
 
 
 def with_heap(mem, ptr, rank: int, addr):

@@ -17,7 +17,7 @@ from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee
 from ..errors import NotSimulated
 from ..memory import Ptr
-from ..provenance import at_addresses
+from ..provenance import recall, remember
 from ...ir.types import PointerType
 from ..closures import spread3
 from . import implements
@@ -55,8 +55,11 @@ def _scalar(values, ptr):
 
 
 def _load_pointers(p, st, ptr, mask=None, other=None):
-    """A load of pointers: the addresses, each lane with the provenance its address lies in."""
-    return at_addresses(p.run.memory, _load(p, st, ptr, mask, None if other is None else other.addr))
+    """A load of pointers: the addresses, each lane with the provenance recorded when it was
+    stored (:func:`transpiler.sim.provenance.recall`)."""
+    mem = p.run.memory
+    addr = _load(p, st, ptr, mask, None if other is None else other.addr)
+    return recall(mem, mem.indices(ptr, 8, mask, "load"), addr)
 
 
 def _load(p, st, ptr, mask=None, other=None):
@@ -83,8 +86,10 @@ def _store(p, st, ptr, values, mask=None):
 
 
 def _store_pointers(p, st, ptr, values, mask=None):
-    """A store of pointers: their byte addresses (8 bytes each)."""
+    """A store of pointers: their byte addresses (8 bytes each), their provenance recorded."""
     _store(p, st, ptr, np.asarray(values.addr, dtype=st.dtype)[()], mask)
+    mem = p.run.memory
+    remember(mem, mem.indices(ptr, 8, mask, "store"), values, mask)
 
 
 @implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c),
