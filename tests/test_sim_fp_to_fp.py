@@ -12,7 +12,6 @@ from __future__ import annotations
 from fractions import Fraction
 from types import SimpleNamespace
 
-import ml_dtypes
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -22,57 +21,16 @@ from transpiler.ir.types import FloatType, IntegerType
 from transpiler.sim import Launch, Plan, simulate
 from transpiler.sim.ops import load_all
 
+from exact_float import DTYPES, FORMATS, RTNE, RTZ, exact, floor_log2 as _floor_log2, round_exact
+
 IMPLS = load_all()
-RTZ, RTNE = 0, 1  # tt.RoundingMode
 SOURCES = ["f64", "f32", "f16", "bf16"]
 TARGETS = ["f32", "f16", "bf16", "f8E5M2", "f8E4M3FN", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ"]
-DTYPES = {"f64": np.dtype(np.float64), "f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
-          "bf16": np.dtype(ml_dtypes.bfloat16), "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
-          "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn), "f8E4M3FNUZ": np.dtype(ml_dtypes.float8_e4m3fnuz),
-          "f8E5M2FNUZ": np.dtype(ml_dtypes.float8_e5m2fnuz), "f8E4M3B11FNUZ": np.dtype(ml_dtypes.float8_e4m3b11fnuz)}
-#: name: (precision incl. the hidden bit, smallest normal exponent, largest finite, has inf, has -0)
-FORMATS = {"f64": (53, -1022, (2 - Fraction(1, 2 ** 52)) * 2 ** 1023, True, True),
-           "f32": (24, -126, (2 - Fraction(1, 2 ** 23)) * 2 ** 127, True, True),
-           "f16": (11, -14, Fraction(65504), True, True),
-           "bf16": (8, -126, (2 - Fraction(1, 2 ** 7)) * 2 ** 127, True, True),
-           "f8E5M2": (3, -14, Fraction(57344), True, True),
-           "f8E4M3FN": (4, -6, Fraction(448), False, True),
-           "f8E4M3FNUZ": (4, -7, Fraction(240), False, False),
-           "f8E5M2FNUZ": (3, -15, Fraction(57344), False, False),
-           "f8E4M3B11FNUZ": (4, -10, Fraction(30), False, False)}
-
-
-def _floor_log2(a: Fraction) -> int:
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    return e
 
 
 def reference(x: float, target: str, mode: int):
     """``(value, negative)`` of ``x`` rounded to ``target`` (value a Fraction, or "nan" / "inf")."""
-    p, emin, top, has_inf, has_negzero = FORMATS[target]
-    if x != x:
-        return "nan", False
-    neg = np.signbit(x)
-    if x in (float("inf"), float("-inf")):
-        return ("inf", neg) if has_inf else ("nan", False)
-    a = abs(Fraction(x))
-    if a == 0:
-        return Fraction(0), neg and has_negzero
-    q = Fraction(2) ** (max(_floor_log2(a), emin) - p + 1)
-    n, rest = divmod(a, q)
-    if mode == RTNE and (rest * 2 > q or (rest * 2 == q and n % 2)):
-        n += 1
-    r = n * q
-    if r > top:
-        if mode == RTZ:
-            r = top
-        else:
-            return ("inf", neg) if has_inf else ("nan", False)
-    return r, neg and (r != 0 or has_negzero)
+    return round_exact(*exact(x), target, mode)
 
 
 def _fp_to_fp(x, src: str, dst: str, mode):
