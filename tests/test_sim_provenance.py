@@ -220,3 +220,18 @@ def test_a_stored_pointer_one_past_its_buffer_keeps_its_buffer():
 
 def test_pointers_through_memory_before_and_after_lowering():
     check_lowering(_plan(PTR_STORE, pp="zeros(8, i64)"), schedules=2)
+
+
+ATOMIC_WHERE = _kernel(ARGS3, _ptrs("pa", "%a") + _ptrs("pb", "%b") + """    %p = arith.select %lo, %pa, %pb : tensor<8xi1>, tensor<8x!tt.ptr<f32>>
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    %t = arith.constant dense<true> : tensor<8xi1>
+    %v = tt.atomic_rmw fadd, acq_rel, gpu, %p, %one, %t : (tensor<8x!tt.ptr<f32>>, tensor<8xf32>, tensor<8xi1>) -> tensor<8xf32>
+""" + STORE_OUT)
+
+
+def test_atomics_through_pointers_into_two_buffers():
+    """Each lane adds 1 to its own buffer's element and returns the old value."""
+    result = simulate(_plan(ATOMIC_WHERE)).buffers[0]
+    assert result["out"].tolist() == [0, 1, 2, 3, 104, 105, 106, 107]
+    assert result["a"].tolist() == [1, 2, 3, 4, 4, 5, 6, 7]
+    assert result["b"].tolist() == [100, 101, 102, 103, 105, 106, 107, 108]
