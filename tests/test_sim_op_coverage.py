@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PY_INT = "Python integers"
 EXACT = "exact rationals (tests/exact_float.py)"
 P = "test_sim_op_properties"
+F = "test_sim_float_properties"
 
 COVERED = {
     **{op: (PY_INT, f"{P}::test_integer_ops_match_python_integers")
@@ -27,20 +28,20 @@ COVERED = {
                   "arith.shrui")},
     "arith.cmpi": (PY_INT, f"{P}::test_cmpi_matches_python_integers"),
     **{op: (PY_INT, f"{P}::test_integer_casts_match_python_integers") for op in ("arith.extsi", "arith.extui", "arith.trunci")},
-    **{op: (EXACT, f"{P}::test_float_arithmetic_is_correctly_rounded")
+    **{op: (EXACT, f"{F}::test_float_arithmetic_is_correctly_rounded")
        for op in ("arith.addf", "arith.subf", "arith.mulf", "arith.divf", "tt.precise_divf")},
-    **{op: (EXACT + ", integer square root", f"{P}::test_sqrt_is_correctly_rounded") for op in ("math.sqrt", "tt.precise_sqrt")},
-    **{op: (EXACT, f"{P}::test_sign_ops_are_exact") for op in ("arith.negf", "math.absf")},
-    **{op: (EXACT, f"{P}::test_int_to_float_is_correctly_rounded") for op in ("arith.sitofp", "arith.uitofp")},
-    **{op: (PY_INT + " (truncation toward zero)", f"{P}::test_float_to_int_truncates") for op in ("arith.fptosi", "arith.fptoui")},
-    **{op: (EXACT, f"{P}::test_truncf_extf_round_exactly") for op in ("arith.truncf", "arith.extf")},
-    **{op: (PY_INT + " (floor, ceil, truncation, ties to even)", f"{P}::test_integral_rounding_is_exact")
+    **{op: (EXACT + ", integer square root", f"{F}::test_sqrt_is_correctly_rounded") for op in ("math.sqrt", "tt.precise_sqrt")},
+    **{op: (EXACT, f"{F}::test_sign_ops_are_exact") for op in ("arith.negf", "math.absf")},
+    **{op: (EXACT, f"{F}::test_int_to_float_is_correctly_rounded") for op in ("arith.sitofp", "arith.uitofp")},
+    **{op: (PY_INT + " (truncation toward zero)", f"{F}::test_float_to_int_truncates") for op in ("arith.fptosi", "arith.fptoui")},
+    **{op: (EXACT, f"{F}::test_truncf_extf_round_exactly") for op in ("arith.truncf", "arith.extf")},
+    **{op: (PY_INT + " (floor, ceil, truncation, ties to even)", f"{F}::test_integral_rounding_is_exact")
        for op in ("math.ceil", "math.floor", "math.trunc", "math.roundeven")},
-    **{op: (EXACT + " (NaN rules, -0 < +0)", f"{P}::test_max_min_floats")
+    **{op: (EXACT + " (NaN rules, -0 < +0)", f"{F}::test_max_min_floats")
        for op in ("arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf")},
-    "arith.cmpf": (EXACT + " (ordered / unordered)", f"{P}::test_cmpf_predicates"),
-    "math.copysign": (PY_INT + " on the bits", f"{P}::test_copysign"),
-    "math.erf": ("the C library (ctypes): erf, erff; f16/bf16 through erff", f"{P}::test_erf_is_the_c_librarys"),
+    "arith.cmpf": (EXACT + " (ordered / unordered)", f"{F}::test_cmpf_predicates"),
+    "math.copysign": (PY_INT + " on the bits", f"{F}::test_copysign"),
+    "math.erf": ("the C library (ctypes): erf, erff; f16/bf16 through erff", f"{F}::test_erf_is_the_c_librarys"),
     "tt.fp_to_fp": (EXACT + ", rtne and rtz", "test_sim_fp_to_fp::test_fp_to_fp_matches_exact_rounding"),
     "math.fma": ("MPFR (gmpy2), f32 and f64 only", "test_sim_arith_defects::test_fma_matches_mpfr"),
 }
