@@ -148,7 +148,8 @@ def test_out_of_bounds_store_is_located_with_rank_and_address():
                                 "--arg", "epoch=1"], capture_output=True, text=True)
     assert run.returncode == 1
     assert re.search(r"allgather_push\.ttir:29:7: error: 'tt.store' op rank \d, program \(0, 0, 0\): out-of-bounds store at "
-                     r"address 0x[0-9a-f]+ \(rank \d's heap, offset \d+\): outside buffer 'symm_buf_ptr'", run.stderr)
+                     r"lane \d+: element \d+ is outside buffer 'symm_buf_ptr' \(1000 elements of 4 bytes\) on rank \d "
+                     r"\(address 0x[0-9a-f]+\)", run.stderr)
     assert "allgather_push.py:20:10: note: in the kernel's Python source" in run.stderr
 
 

@@ -73,7 +73,7 @@ def _checked(p, mem: Memory, ptr: OffsetPtr, itemsize: int, mask):
     if f is None:
         return None
     g = ptr.base - BASE
-    if g % itemsize or not mem._inside(ptr.buf, g + f.lo * itemsize, g + f.hi * itemsize, itemsize):
+    if g % itemsize or not mem._inside(ptr.buf, g + f.lo * itemsize, g + f.hi * itemsize, itemsize, ptr.heap):
         return None
     return f, g // itemsize
 

@@ -5,13 +5,15 @@
   every rank's heap** (what ``aclshmem_malloc`` guarantees, seed ``002_...`` section 5.2), aligned
   to 256 bytes.  Memory nobody fills is zero.
 * A pointer value is a :class:`Ptr`: byte addresses (a Python/numpy int for ``!tt.ptr<T>``, an
-  ``int64`` array for a tensor of pointers) and a provenance, the buffer it was derived from.
+  ``int64`` array for a tensor of pointers) and a provenance per lane, the buffer and heap (rank)
+  it was derived from: once for all lanes (``buf``, ``heap``) or per lane (``lanes``,
+  :mod:`transpiler.sim.provenance`).
   An :class:`OffsetPtr` is the same tensor of pointers kept as ``base + off * scale`` (a splat
   pointer plus an offset tensor), so that an access checks its bounds from the offsets' range
   (:mod:`transpiler.sim.access`); its ``addr`` is the materialized array.
 * Every load, store, atomic and RMA checks that each address it touches (where the mask is true)
-  lies inside its provenance buffer, in some rank's heap, at an address aligned to the element
-  size; else :class:`~transpiler.sim.errors.OutOfBounds` (the interpreter adds op, rank, program).
+  lies inside its lane's buffer in its lane's heap, at an address aligned to the element size;
+  else :class:`~transpiler.sim.errors.OutOfBounds` (the interpreter adds op, rank, program).
 * ``version`` counts writes: a parked wait is polled again only after it changed.
 * With ``track_writers``, each written element remembers the id of the op that wrote it
   (``--check-lowering`` reports the writer of a differing element).
@@ -23,78 +25,13 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .errors import OutOfBounds
 
 BASE = 1 << 32  # byte address of rank 0's heap (0 stays an invalid address)
 ALIGN = 256
 
 
-class Buffer:
-    """A buffer of the symmetric heap: ``name``, byte ``offset`` in every heap, ``nbytes``,
-    element ``dtype`` (what the plan declared; accesses may use another type)."""
-
-    __slots__ = ("name", "offset", "nbytes", "dtype")
-
-    def __init__(self, name: str, offset: int, nbytes: int, dtype: np.dtype):
-        self.name, self.offset, self.nbytes, self.dtype = name, offset, nbytes, np.dtype(dtype)
-
-    @property
-    def count(self) -> int:
-        return self.nbytes // self.dtype.itemsize
-
-    def __repr__(self) -> str:
-        return f"<buffer {self.name} [{self.offset}, {self.offset + self.nbytes})>"
-
-
-class Ptr:
-    """A pointer value: ``addr`` (int or int64 array of byte addresses) and ``buf`` (provenance)."""
-
-    __slots__ = ("addr", "buf")
-
-    def __init__(self, addr, buf: Optional[Buffer]):
-        self.addr = addr
-        self.buf = buf
-
-    @property
-    def shape(self) -> Tuple[int, ...]:
-        return np.shape(self.addr)
-
-    def map(self, f) -> "Ptr":
-        """The same provenance, ``f`` applied to the addresses (shape ops)."""
-        return Ptr(f(self.addr), self.buf)
-
-    def __repr__(self) -> str:
-        return f"<ptr {self.buf.name if self.buf else '?'} {self.addr!r}>"
-
-
-class OffsetPtr(Ptr):
-    """A tensor of pointers ``base + off * scale``: ``base`` a byte address (int), ``off`` an
-    integer array of element offsets (None: all zero, a splat), ``scale`` the element size in
-    bytes, ``buf`` the provenance.  ``addr`` is the int64 address array (made on first use)."""
-
-    __slots__ = ("base", "off", "scale", "dims", "_addr")
-
-    def __init__(self, base: int, off, scale: int, dims: Tuple[int, ...], buf: Optional[Buffer]):
-        self.base, self.off, self.scale, self.dims, self.buf = base, off, scale, dims, buf
-        self._addr = None
-
-    @property
-    def addr(self):
-        a = self._addr
-        if a is None:
-            if self.off is None:
-                a = np.full(self.dims, self.base, dtype=np.int64)
-            else:
-                a = self.base + self.off.astype(np.int64) * self.scale
-            self._addr = a
-        return a
-
-    @property
-    def shape(self) -> Tuple[int, ...]:
-        return self.dims
-
-    def map(self, f) -> Ptr:
-        return Ptr(f(self.addr), self.buf)
+from .pointers import Buffer, OffsetPtr, Ptr  # noqa: F401 (the pointer values; re-exported)
+from . import provenance
 
 
 class Memory:
@@ -131,7 +68,7 @@ class Memory:
     def pointer(self, name: str, rank: int) -> Ptr:
         """A pointer to buffer ``name`` in ``rank``'s heap."""
         buf = self.buffers[name]
-        return Ptr(self.base(rank) + buf.offset, buf)
+        return Ptr(self.base(rank) + buf.offset, buf, rank)
 
     def rank_of(self, addr: int) -> int:
         """The rank whose heap holds ``addr`` (-1 outside every heap)."""
@@ -163,48 +100,35 @@ class Memory:
         Masked-off lanes get a valid index (the buffer's start) and are never touched.
 
         Raises:
-            OutOfBounds: an address (where ``mask`` is true) outside ``ptr.buf`` in every heap,
-                or not aligned to ``itemsize``.
+            OutOfBounds: an address (where ``mask`` is true) outside its lane's buffer in its
+                lane's heap, or not aligned to ``itemsize`` (:func:`.provenance.indices`).
         """
         a = ptr.addr
+        if ptr.lanes is not None:
+            return provenance.indices(self, ptr, itemsize, mask, what)
         if a.__class__ is int and mask is None:  # a scalar pointer: the same checks without numpy
             g = a - BASE
-            if self._inside(ptr.buf, g, g, itemsize) and g % itemsize == 0:
+            if self._inside(ptr.buf, g, g, itemsize, ptr.heap) and g % itemsize == 0:
                 return g // itemsize
         g = np.asarray(a, dtype=np.int64) - BASE
         live = g if mask is None or mask is True else g[np.broadcast_to(mask, g.shape)]
-        if live.size:
+        if live.size:  # one buffer and heap: the extremes decide; else lane by lane (or the finding)
             lo, hi = int(live.min()), int(live.max())
-            if not self._inside(ptr.buf, lo, hi, itemsize):
-                self._explain(ptr.buf, live, itemsize, what)
-            if lo % itemsize or (live.size > 1 and np.any(live % itemsize)):
-                bad = int(live[live % itemsize != 0][0]) if live.size > 1 else lo
-                raise OutOfBounds(f"misaligned {what} at address {hex(bad + BASE)} (element size {itemsize})")
+            if not self._inside(ptr.buf, lo, hi, itemsize, ptr.heap) or lo % itemsize or \
+                    (live.size > 1 and np.any(live % itemsize)):
+                return provenance.indices(self, ptr, itemsize, mask, what)
         idx = g // itemsize
         if mask is not None and mask is not True and live.size != g.size:
             safe = int(live.flat[0]) // itemsize if live.size else 0
             idx = np.where(mask, idx, safe)
         return idx
 
-    def _inside(self, buf: Optional[Buffer], lo: int, hi: int, itemsize: int) -> bool:
+    def _inside(self, buf: Optional[Buffer], lo: int, hi: int, itemsize: int, heap=None) -> bool:
         if buf is None or lo < 0:
             return False
-        rank = lo // self.heap_size
+        rank = lo // self.heap_size if heap is None else heap
         start = rank * self.heap_size + buf.offset
         return rank < self.ranks and start <= lo and hi + itemsize <= start + buf.nbytes
-
-    def _explain(self, buf: Optional[Buffer], live: np.ndarray, itemsize: int, what: str):
-        for g in np.ravel(live):
-            g = int(g)
-            if not self._inside(buf, g, g, itemsize):
-                rank = g // self.heap_size if g >= 0 else -1
-                heap = f"rank {rank}'s heap, offset {g - rank * self.heap_size}" if 0 <= rank < self.ranks else "no heap"
-                if buf is None:
-                    raise OutOfBounds(f"{what} at address {hex(g + BASE)} ({heap}) through a pointer of no known buffer")
-                raise OutOfBounds(f"out-of-bounds {what} at address {hex(g + BASE)} ({heap}): outside buffer "
-                                  f"'{buf.name}' (bytes [{buf.offset}, {buf.offset + buf.nbytes}) of each heap, "
-                                  f"{itemsize}-byte elements)")
-        raise AssertionError("no address out of bounds")  # pragma: no cover
 
     # ---- accesses ---------------------------------------------------------------------------
     def load(self, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
@@ -296,3 +220,4 @@ def masked(values, dtype: np.dtype, mask, other):
     if mask is not None:
         values = np.where(mask, values, dtype.type(0) if other is None else other).astype(dtype, copy=False)
     return values
+

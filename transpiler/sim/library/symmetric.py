@@ -6,6 +6,7 @@ from functools import partial
 
 from ..errors import Finding
 from ..memory import Ptr
+from ..provenance import with_heap
 from ..watch import watch_of
 from .table import C_TYPES, SHMEM_TYPES, register
 
@@ -21,7 +22,7 @@ def remote(dev, ptr: Ptr, pe: int) -> Ptr:
     off = ptr.addr - local
     if not (0 <= off < mem.heap_size if off.__class__ is int else ((off >= 0) & (off < mem.heap_size)).all()):
         raise Finding(f"pointer {hex(int(ptr.addr))} is not in the symmetric heap of rank {dev.rank}")
-    return Ptr(mem.base(pe) + off, ptr.buf)
+    return with_heap(mem, ptr, pe, mem.base(pe) + off)
 
 
 def aclshmem_ptr(dev, symm_ptr, pe, dtype=None):

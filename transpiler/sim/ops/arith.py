@@ -13,6 +13,7 @@ from ..errors import Finding, NotSimulated
 from ..attrs import attr as attr_of, attr_value
 from ..closures import binary, const, unary
 from ..memory import Ptr
+from .. import provenance
 from .table import implements
 from .common import cast, fast_apply, float_fn, result_dtype
 
@@ -214,8 +215,8 @@ def select(p, st, args):
     c, a, b = args
     if np.ndim(c) == 0:
         return a if c else b
-    if isinstance(a, Ptr):
-        return Ptr(np.where(c, a.addr, b.addr), a.buf)
+    if isinstance(a, Ptr):  # lane by lane, each lane keeping its provenance
+        return provenance.select(p.run.memory, c, a, b)
     return np.where(c, a, b)
 
 

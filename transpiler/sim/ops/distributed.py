@@ -14,6 +14,7 @@ from ..errors import Finding, NotSimulated
 from ..library import invoke
 from ..library.binding import convert
 from ..memory import Ptr
+from ..provenance import with_heap
 from ..closures import copy
 from .table import implements
 from .common import cast, result_dtype
@@ -51,7 +52,9 @@ def symm_at(p, ptr: Ptr, r) -> Ptr:
     if lo < base or hi >= base + mem.heap_size:
         raise Finding(f"pointer {hex(lo)} is not in the heap of the calling rank {p.rank}")
     delta = mem.base(r) - base
-    return Ptr(ptr.addr + delta, ptr.buf)
+    if ptr.lanes is None:  # one buffer: the same buffer in rank r's heap
+        return Ptr(ptr.addr + delta, ptr.buf, r)
+    return with_heap(mem, ptr, r, ptr.addr + delta)
 
 
 @implements("distributed.symm_at")
@@ -128,7 +131,7 @@ def wait(p, st, args, frame):
     mem = p.memory
     want = cast(v, st.dtype)
     for i in range(int(n)):
-        slot = Ptr(bar.addr + i * SLOT_BYTES, bar.buf)
+        slot = Ptr(bar.addr + i * SLOT_BYTES, bar.buf, bar.heap)
         while True:
             yield
             seen = mem.load(slot, st.dtype)[()]

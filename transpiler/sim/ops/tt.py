@@ -13,9 +13,11 @@ from ..dtypes import dtype_of, pointee, shape_of
 from ..errors import NotSimulated
 from ..interp import call_function, run_region
 from ..memory import OffsetPtr, Ptr
+from ..provenance import at_addresses
 from .table import implements
 from ..closures import binary, const, unary
 from .common import cast, map_value, result_dtype
+from .rounding import RTNE, convert
 
 I64 = np.dtype(np.int64)
 
@@ -57,8 +59,8 @@ def _splat(st):
     def splat(x):
         if x.__class__ is Ptr:
             if x.addr.__class__ is int:  # kept as base + offsets (transpiler.sim.access)
-                return OffsetPtr(x.addr, None, 1, shape, x.buf)
-            return Ptr(np.full(shape, x.addr, dtype=I64), x.buf)
+                return OffsetPtr(x.addr, None, 1, shape, x.buf, x.heap)
+            return Ptr(np.full(shape, x.addr, dtype=I64), x.buf, x.heap)
         return np.full(shape, x, dtype=dtype)
     return splat
 
@@ -118,10 +120,11 @@ def _offset(st, ptr, off):
     """``ptr + off * st`` (``st`` the pointee's size in bytes)."""
     if ptr.__class__ is OffsetPtr and ptr.off is None and off.__class__ is np.ndarray and off.shape == ptr.dims \
             and off.dtype.kind in "iu":
-        return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf)
+        return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf, ptr.heap)
     if ptr.addr.__class__ is int and (off.__class__ is not np.ndarray or off.ndim == 0):
-        return Ptr(ptr.addr + int(off) * st, ptr.buf)
-    return Ptr(np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st, ptr.buf)
+        return Ptr(ptr.addr + int(off) * st, ptr.buf, ptr.heap)
+    addr = np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st
+    return Ptr(addr, ptr.buf, ptr.heap, None if ptr.lanes is None else np.broadcast_to(ptr.lanes, addr.shape))
 
 
 def _bitcast_prepare(op, c):
@@ -141,9 +144,8 @@ def bitcast(p, st, args):
 
 @implements("tt.int_to_ptr")
 def int_to_ptr(p, st, args):
-    addr = args[0]
-    a = int(np.ravel(addr)[0]) if np.ndim(addr) else int(addr)
-    return Ptr(addr if np.ndim(addr) else a, p.run.memory_buffer_at(a))
+    """Each lane: the buffer and heap its address lies in (:func:`.provenance.at_addresses`)."""
+    return at_addresses(p.run.memory, args[0])
 
 
 @implements("tt.ptr_to_int")
@@ -151,11 +153,17 @@ def ptr_to_int(p, st, args):
     return np.asarray(args[0].addr, dtype=I64)[()]
 
 
-@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", "tt.clampf", prepare=lambda op, c: (op.name, result_dtype(op)))
+def _fp_prepare(op, c):
+    mode = attr_value(op, "rounding", RTNE) if op.name == "tt.fp_to_fp" else RTNE
+    return op.name, result_dtype(op), mode
+
+
+@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", "tt.clampf", prepare=_fp_prepare)
 def fp_ops(p, st, args):
-    name, dtype = st
+    """``fp_to_fp``: :func:`.rounding.convert` with the op's ``rounding`` (default rtne)."""
+    name, dtype, mode = st
     if name == "tt.fp_to_fp":
-        return cast(args[0], dtype)
+        return convert(args[0], dtype, mode)
     if name == "tt.precise_sqrt":
         return cast(np.sqrt(np.asarray(args[0], np.float64)), dtype)
     if name == "tt.precise_divf":

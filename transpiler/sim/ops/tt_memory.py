@@ -2,7 +2,9 @@
 global memory, preceded by a point where another program may run (SPEC.md section 7).
 
 ``load`` with a mask reads ``other`` (or 0) where the mask is false and touches no memory there;
-``store`` writes only where the mask is true.  Under ``--reorder`` a load the analysis of
+``store`` writes only where the mask is true.  A pointer is stored as its byte address (8 bytes);
+a loaded pointer's lanes get the buffer and heap their addresses lie in
+(:func:`transpiler.sim.provenance.at_addresses`).  Under ``--reorder`` a load the analysis of
 :mod:`transpiler.sim.reorder` marks may, by the schedule's coin, read the memory as it was when
 the program reached the wait it may be hoisted above."""
 
@@ -15,6 +17,8 @@ from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee
 from ..errors import NotSimulated
 from ..memory import Ptr
+from ..provenance import recall, remember
+from ...ir.types import PointerType
 from ..closures import spread3
 from .table import implements
 
@@ -36,10 +40,11 @@ def _element_dtype(op, index=0):
 class MemOp:
     """Static data of a memory op: element dtype, the op, its reorder wait (loads)."""
 
-    __slots__ = ("dtype", "op", "wait", "rmw")
+    __slots__ = ("dtype", "op", "wait", "rmw", "pointers")
 
     def __init__(self, op, c, rmw=None):
         self.dtype = _element_dtype(op)
+        self.pointers = isinstance(pointee(op.operand_types[0]), PointerType)  # loads/stores pointers
         self.op = op
         self.wait = c.reorder_wait(op) if op.name == "tt.load" else None
         self.rmw = rmw
@@ -47,6 +52,14 @@ class MemOp:
 
 def _scalar(values, ptr):
     return values[()] if ptr.__class__ is Ptr and np.ndim(ptr.addr) == 0 else values
+
+
+def _load_pointers(p, st, ptr, mask=None, other=None):
+    """A load of pointers: the addresses, each lane with the provenance recorded when it was
+    stored (:func:`transpiler.sim.provenance.recall`)."""
+    mem = p.run.memory
+    addr = _load(p, st, ptr, mask, None if other is None else other.addr)
+    return recall(mem, mem.indices(ptr, 8, mask, "load"), addr)
 
 
 def _load(p, st, ptr, mask=None, other=None):
@@ -65,9 +78,10 @@ def _load(p, st, ptr, mask=None, other=None):
     return values
 
 
-@implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_load, st, ins, outs))
+@implements("tt.load", point=True, prepare=lambda op, c: MemOp(op, c),
+            fast=lambda st, ins, outs: spread3(_load_pointers if st.pointers else _load, st, ins, outs))
 def load(p, st, args):
-    return _load(p, st, *args)
+    return (_load_pointers if st.pointers else _load)(p, st, *args)
 
 
 def _store(p, st, ptr, values, mask=None):
@@ -79,9 +93,17 @@ def _store(p, st, ptr, values, mask=None):
         p.run.watch.access(p, st.op, "write", ptr, st.dtype.itemsize, mask)
 
 
-@implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c), fast=lambda st, ins, outs: spread3(_store, st, ins, outs))
+def _store_pointers(p, st, ptr, values, mask=None):
+    """A store of pointers: their byte addresses (8 bytes each), their provenance recorded."""
+    _store(p, st, ptr, np.asarray(values.addr, dtype=st.dtype)[()], mask)
+    mem = p.run.memory
+    remember(mem, mem.indices(ptr, 8, mask, "store"), values, mask)
+
+
+@implements("tt.store", point=True, prepare=lambda op, c: MemOp(op, c),
+            fast=lambda st, ins, outs: spread3(_store_pointers if st.pointers else _store, st, ins, outs))
 def store(p, st, args):
-    _store(p, st, *args)
+    (_store_pointers if st.pointers else _store)(p, st, *args)
 
 
 def _rmw_prepare(op, c):

@@ -1,0 +1,58 @@
+"""Float-to-float conversion with a rounding mode, as ``tt.fp_to_fp`` defines it (SPEC.md section
+7, "Floats are bit-exact"): the exact value of each element rounded to the result type.
+
+* ``rtne`` (Triton's ``RoundingMode`` 1, and the default): round to nearest, ties to even, which
+  numpy's and ``ml_dtypes``' casts do; overflow gives ±inf, or NaN in a type with no infinity
+  (``f8E4M3FN`` and the ``fnuz`` kinds).
+* ``rtz`` (``RoundingMode`` 0): round toward zero.  Overflow gives ± the largest finite value (never
+  inf).  ±inf stays ±inf where the type has one (else NaN); NaN stays NaN.  A type with no −0
+  (``fnuz``) gives +0 for a negative value that rounds to zero.
+
+Shapes: any (a numpy scalar in, a numpy scalar out).  Sources are at most f64, so every source value
+is exact in f64, which is where magnitudes are compared.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+RTZ, RTNE = 0, 1  # tt.RoundingMode numbering (transpiler/ir/dialects/tt.py)
+F64 = np.dtype(np.float64)
+
+
+def convert(x, dtype: np.dtype, mode: int = RTNE):
+    """``x`` (float array or scalar) converted to the float ``dtype`` with rounding ``mode``."""
+    a = np.asarray(x)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow to inf is the rtne result
+        r = a.astype(dtype)
+    if mode == RTNE or r.dtype.itemsize >= a.dtype.itemsize and _wider(a.dtype, dtype):
+        return r[()] if r.ndim == 0 else r
+    exact = a.astype(F64)
+    near = r.astype(F64)
+    finite = np.isfinite(exact)
+    # rounded away from zero (past the exact value, or overflowed to inf / NaN): one step toward 0
+    over = finite & ~(np.abs(near) <= np.abs(exact))
+    if np.any(over):
+        r = np.array(r, copy=True)
+        u = np.dtype(f"u{dtype.itemsize}")
+        bits = r.view(u)
+        sign = u.type(1 << (8 * dtype.itemsize - 1))
+        top = np.array(np.finfo(dtype).max, dtype).view(u)
+        nan = ~np.isfinite(near) & over  # overflow: the largest finite value, with the sign
+        stepped = np.where(nan, top | (bits & sign) if dtype_has_inf(dtype) else top, bits - u.type(1))
+        stepped = np.where(nan & np.signbit(exact), stepped | sign, stepped)
+        if not np.signbit(np.array(-0.0, dtype)):  # no -0 (fnuz): sign | 0 is NaN, make it +0
+            stepped = np.where((stepped & ~sign) == 0, u.type(0), stepped)
+        bits[...] = np.where(over, stepped, bits)
+    return r[()] if r.ndim == 0 else r
+
+
+def dtype_has_inf(dtype: np.dtype) -> bool:
+    """Whether the float ``dtype`` has an infinity."""
+    return bool(np.isinf(np.array(np.inf, dtype)))
+
+
+def _wider(src: np.dtype, dst: np.dtype) -> bool:
+    """Every ``src`` value is exact in ``dst`` (then rounding modes agree)."""
+    s, d = np.finfo(src), np.finfo(dst)
+    return d.nmant >= s.nmant and d.maxexp >= s.maxexp and d.minexp <= s.minexp
