@@ -75,7 +75,8 @@ def _edges(src: str, dst: str):
     for v in base:
         for s in (1, -1):
             f = float(s * v)
-            y = dt.type(f)
+            with np.errstate(over="ignore"):  # a value past the source type's range is left out
+                y = dt.type(f)
             if np.isfinite(y) and Fraction(float(y)) == s * v:  # exactly representable in the source
                 out.append(f)
                 out.append(float(np.nextafter(np.float64(f), 0.0)) if dt == np.float64 else f)

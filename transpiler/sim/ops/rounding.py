@@ -21,10 +21,15 @@ F64 = np.dtype(np.float64)
 
 
 def convert(x, dtype: np.dtype, mode: int = RTNE):
-    """``x`` (float array or scalar) converted to the float ``dtype`` with rounding ``mode``."""
+    """``x`` (float array or scalar) converted to the float ``dtype`` with rounding ``mode``
+    (overflow and NaN casts are results here, not warnings)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _convert(x, dtype, mode)
+
+
+def _convert(x, dtype: np.dtype, mode: int):
     a = np.asarray(x)
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow to inf is the rtne result
-        r = a.astype(dtype)
+    r = a.astype(dtype)
     if mode == RTNE or r.dtype.itemsize >= a.dtype.itemsize and _wider(a.dtype, dtype):
         return r[()] if r.ndim == 0 else r
     exact = a.astype(F64)
