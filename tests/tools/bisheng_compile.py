@@ -1,0 +1,239 @@
+"""Carry a lowered module through the real ``bishengir-compile`` (issue 32), up to ``hivmc``.
+
+Steps for one lowered module (TTIR plus ``hivm.hir.custom``):
+
+1. stand-in: each scalar ``hivm.hir.custom`` becomes an impure ``tt.extern_elementwise`` named
+   ``__ttd_custom_N`` (N: the op's index; the op is remembered).  triton-adapter-opt 3.2.0 leaves
+   it in place and converts everything around it.  A pointer operand is passed as a scalar
+   ``tt.load`` of it, which the adapter turns into ``memref.load`` of a ``memref.reinterpret_cast``:
+   that memref is the converted operand.  A pointer result is ``tt.addptr BASE, %stand_in`` with
+   BASE the op's first pointer operand, so every access through it becomes a reinterpret_cast
+   of BASE's memref whose offset depends on the stand-in;
+2. ``triton-adapter-opt`` with triton-ascend 3.2.0's TTIR -> Linalg pass list (:data:`ADAPTER_PASSES`,
+   the A2/A3 defaults of its ``compiler.py``: ``ttir_to_linalg(..., named_ops=True)``);
+3. restore: each stand-in becomes the remembered custom op (its attributes and name) on the
+   converted operands; a pointer result is a ``memref`` of BASE's type, and the casts that
+   depended on the stand-in read from it (the stand-in's offset becomes 0);
+4. ``bishengir-compile --target=... --save-temps=DIR`` with the A2/A3 options of triton-ascend;
+5. the ``aclshmem*`` calls of ``DIR/module.hivm.opt.mlir`` against the symbols the lowering named.
+
+Ops with tensor operands or results (tensor ``consume_token``) and the ``annotation.mark`` after
+them are not carried yet: :func:`check` reports them as the stand-in's limit.
+"""
+
+from __future__ import annotations
+
+import re
+import runpy
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import List, Optional
+
+_VD = runpy.run_path(str(Path(__file__).with_name("verify-downstream")), run_name="verify_downstream")
+
+#: triton-ascend 3.2.0 ``compiler.py`` ``ttir_to_linalg`` with the A2/A3 option defaults.
+ADAPTER_PASSES = [
+    "--discrete-mask-access-conversion=compile-on-910-95=False force-simt-template=False",
+    "--triton-to-annotation",
+    "--triton-to-unstructure=compile-on-910-95=False force-simt-template=False",
+    "--triton-to-hivm", "--triton-to-hfusion", "--triton-to-llvm", "--bubble-up-operation",
+    "--triton-to-linalg=global-kernel=false named-ops=True enable-nd2nz-on-vector=False "
+    "enable-select-analysis=False compile-on-910-95=False",
+]
+#: ``linalg_to_bin_enable_npu_compile_A2_A3`` (multibuffer and auto-bind-sub-block default True).
+COMPILE_OPTIONS = ["--enable-hfusion-compile=true", "--enable-hivm-compile=true",
+                   "--enable-triton-kernel-compile=true", "--enable-auto-multi-buffer=True",
+                   "--enable-auto-bind-sub-block=True"]
+HIVMC_MISSING = "Cannot find hivmc"
+STAND_IN = "__ttd_custom_"
+_SYMBOL = re.compile(r'symbol\s*=\s*"([^"]+)"')
+_CALL = re.compile(r"(?:func\.)?call @(?:_mlir_ciface_)?(aclshmem\w*)\(([^)]*)\)\s*:\s*\((.*?)\)\s*->")
+
+
+class StandInError(Exception):
+    """The module has a custom op that the stand-in cannot carry."""
+
+
+@dataclass
+class Result:
+    """How far one module got: ``stage`` is ``stand-in``, ``adapter``, ``restore``, ``compile``
+    (the first real error is ``error``) or ``hivmc`` (the expected end without CANN)."""
+    stage: str
+    error: str = ""
+    symbols: List[str] = field(default_factory=list)
+    calls: List[tuple] = field(default_factory=list)  #: (symbol, [operand types]) per call
+    expected: List[tuple] = field(default_factory=list)  #: (symbol, [operand types]) per custom op
+    seconds: float = 0.0
+
+    @property
+    def missing(self) -> List[str]:
+        """Symbols the lowering named that arrive as no call in module.hivm.opt.mlir."""
+        called = {c[0] for c in self.calls}
+        return [s for s in self.symbols if s not in called]
+
+    @property
+    def misordered(self) -> List[str]:
+        """Custom ops whose symbol is called, but by no call with their operands in order (a
+        pointer operand must arrive as a memref of its element type, a scalar as itself)."""
+        def fits(want, got):
+            return len(want) == len(got) and all(
+                (w.startswith("!tt.ptr<") and g.startswith("memref<") and w[8:-1] in g) or w == g
+                for w, g in zip(want, got))
+        return [s for s, want in self.expected
+                if s not in self.missing and not any(c == s and fits(want, got) for c, got in self.calls)]
+
+
+def _is_ptr(t: str) -> bool:
+    return t.strip().startswith("!tt.ptr")
+
+
+def stand_in(text: str):
+    """Step 1: the module with each custom op replaced by its stand-in, and the parsed ops."""
+    out, ops = [], []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not _VD["HEAD_RE"].match(line):
+            out.append(line)
+            continue
+        op = _VD["parse_custom_line"](line, lineno, len(ops))
+        if any("tensor<" in t for t in op.types + op.rtypes) or len(op.rtypes) > 1:
+            raise StandInError(f"line {lineno}: {op.label()} has tensor or several results")
+        ops.append(op)
+        args, types, pad = [], [], op.indent
+        for k, (name, ty) in enumerate(zip(op.ops, op.types)):
+            if _is_ptr(ty):
+                out.append(f"{pad}%ttd_l{op.idx}_{k} = tt.load {name} : {ty}")
+                name, ty = f"%ttd_l{op.idx}_{k}", ty.strip()[len("!tt.ptr<"):-1]
+            args.append(name)
+            types.append(ty)
+        rtype = op.rtypes[0] if op.rtypes and not _is_ptr(op.rtypes[0]) else "i32"
+        res = op.res if op.rtypes and not _is_ptr(op.rtypes[0]) else f"%ttd_s{op.idx}"
+        out.append(f'{pad}{res} = tt.extern_elementwise {", ".join(args)} {{libname = "", libpath = "", '
+                   f'pure = false, symbol = "{STAND_IN}{op.idx}"}} : ({", ".join(types)}) -> {rtype}')
+        if op.rtypes and _is_ptr(op.rtypes[0]):
+            base = next((n for n, t in zip(op.ops, op.types) if _is_ptr(t)), None)
+            if base is None:
+                raise StandInError(f"line {lineno}: {op.label()} returns a pointer but has no pointer operand")
+            out.append(f"{pad}{op.res} = tt.addptr {base}, %ttd_s{op.idx} : {op.rtypes[0]}, i32")
+    return "\n".join(out) + "\n", ops
+
+
+_GEN = re.compile(r'^(\s*)(%\w+)\s*=\s*"([\w.]+)"\(([^)]*)\)(.*)$')
+
+
+def restore(generic: str, ops) -> str:
+    """Step 3: the adapter's generic print with the stand-ins replaced by the remembered ops."""
+    lines = generic.splitlines()
+    while True:  # one stand-in at a time: a pointer result rewrites the casts the next one reads
+        text = "\n".join(lines)
+        lines = text.splitlines()
+        i = next((k for k, line in enumerate(lines) if STAND_IN in line and _GEN.match(line)), None)
+        if i is None:
+            return "\n".join(lines) + "\n"
+        defs = {}
+        for k, line in enumerate(lines):
+            d = _GEN.match(line)
+            if d:
+                defs[d.group(2)] = (k, d.group(3), [a.strip() for a in d.group(4).split(",") if a.strip()], d.group(5))
+        m, line = _GEN.match(lines[i]), lines[i]
+        op = ops[int(re.search(STAND_IN + r"(\d+)", line).group(1))]
+        indent, res, args = m.group(1), m.group(2), [a.strip() for a in m.group(4).split(",") if a.strip()]
+        names, types = [], []
+        for a in args:
+            d = defs.get(a)
+            if d and d[1] == "memref.load":  # a pointer operand: the memref it was loaded from
+                a = d[2][0]
+                d = defs[a]
+            names.append(a)
+            types.append(_type_of(a, lines, defs))
+        ins = f" ins({', '.join(names)} : {', '.join(types)})" if names else ""
+        head = f"{indent}{op.attrs} {op.name}{ins}"
+        if not op.rtypes:
+            lines[i] = f"{indent}hivm.hir.custom {head.strip()}"
+        elif not _is_ptr(op.rtypes[0]):
+            lines[i] = f"{indent}{res} = hivm.hir.custom {head.strip()} -> {op.rtypes[0]}"
+        else:
+            base = _base_memref(names[[_is_ptr(t) for t in op.types].index(True)], defs)
+            btype = _type_of(base, lines, defs)
+            lines[i] = (f"{indent}%ttd_r{op.idx} = hivm.hir.custom {head.strip()} -> {btype}\n"
+                        f'{indent}{res} = "arith.constant"() <{{value = 0 : i32}}> : () -> i32')
+            for j in _users(res, lines, i):
+                u = _GEN.match(lines[j])
+                if u and u.group(3) == "memref.reinterpret_cast" and _base_memref(u.group(4).split(",")[0].strip(), defs) == base:
+                    first = u.group(4).split(",")[0].strip()
+                    lines[j] = lines[j].replace(f'"memref.reinterpret_cast"({first}', f'"memref.reinterpret_cast"(%ttd_r{op.idx}', 1)
+
+
+def _base_memref(value: str, defs) -> str:
+    while value in defs and defs[value][1] == "memref.reinterpret_cast":
+        value = defs[value][2][0]
+    return value
+
+
+def _type_of(value: str, lines, defs) -> str:
+    if value in defs and defs[value][1] != "memref.load":
+        return defs[value][3].rsplit("->", 1)[1].split(" loc(")[0].strip()
+    for line in lines:  # a block argument or load result: its type where it is an operand
+        m = _GEN.match(line)
+        if m:
+            args = [a.strip() for a in m.group(4).split(",")]
+            if value in args:
+                sig = re.search(r":\s*\((.*)\)\s*->", m.group(5))
+                if sig:
+                    return _VD["split_top"](sig.group(1))[args.index(value)].strip()
+    raise StandInError(f"no type found for {value}")
+
+
+def _users(value: str, lines, start: int):
+    live, found = {value}, []
+    for j in range(start + 1, len(lines)):
+        m = _GEN.match(lines[j])
+        if m and any(a.strip() in live for a in m.group(4).split(",")):
+            live.add(m.group(2))
+            found.append(j)
+    return found
+
+
+def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep: Optional[Path] = None,
+          timeout: int = 600) -> Result:
+    """Steps 1-5 on one lowered module; ``tao``/``compiler``: the two binaries' paths."""
+    start = time.monotonic()
+    symbols = _SYMBOL.findall("\n".join(l for l in text.splitlines() if _VD["HEAD_RE"].match(l)))
+    try:
+        standin, ops = stand_in(text)
+    except StandInError as e:
+        return Result("stand-in", str(e), symbols)
+    work = Path(keep or tempfile.mkdtemp(prefix="ttd-bisheng-"))
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "1.standin.mlir").write_text(standin)
+    proc = subprocess.run([tao, str(work / "1.standin.mlir"), *ADAPTER_PASSES, "--mlir-print-op-generic"],
+                          capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        return Result("adapter", _first_error(proc.stderr), symbols, seconds=time.monotonic() - start)
+    try:
+        restored = restore(proc.stdout, ops)
+    except (StandInError, ValueError, IndexError) as e:
+        return Result("restore", str(e), symbols, seconds=time.monotonic() - start)
+    (work / "2.restored.mlir").write_text(restored)
+    temps = work / "temps"
+    temps.mkdir(exist_ok=True)
+    proc = subprocess.run([compiler, str(work / "2.restored.mlir"), f"--target={target}", *COMPILE_OPTIONS,
+                           f"--save-temps={temps}", "-o", str(work / "kernel")],
+                          capture_output=True, text=True, timeout=timeout, cwd=work)
+    opt = temps / "module.hivm.opt.mlir"
+    calls = [(s, [t.strip() for t in _VD["split_top"](types) if t.strip()])
+             for s, _args, types in _CALL.findall(opt.read_text())] if opt.exists() else []
+    output = proc.stdout + proc.stderr
+    stage = "hivmc" if HIVMC_MISSING in output and opt.exists() else "compile"
+    error = "" if stage == "hivmc" else (_first_error(output) or f"exit status {proc.returncode}")
+    expected = [(_SYMBOL.search(op.attrs).group(1), [t.strip() for t in op.types]) for op in ops]
+    return Result(stage, error, symbols, calls, expected, time.monotonic() - start)
+
+
+def _first_error(output: str) -> str:
+    for line in output.splitlines():
+        if "error" in line.lower() or "Segmentation" in line or "Stack dump" in line or "Assertion" in line:
+            return line.strip()
+    return output.strip().splitlines()[-1] if output.strip() else ""
