@@ -141,11 +141,10 @@ def restore(generic: str, ops) -> str:
         op = ops[int(re.search(STAND_IN + r"(\d+)", line).group(1))]
         indent, res, args = m.group(1), m.group(2), [a.strip() for a in m.group(4).split(",") if a.strip()]
         names, types = [], []
-        for a in args:
+        for a, ty in zip(args, op.types):
             d = defs.get(a)
-            if d and d[1] == "memref.load":  # a pointer operand: the memref it was loaded from
+            if _is_ptr(ty) and d and d[1] == "memref.load":  # the memref the stand-in loaded from
                 a = d[2][0]
-                d = defs[a]
             names.append(a)
             types.append(_type_of(a, lines, defs))
         ins = f" ins({', '.join(names)} : {', '.join(types)})" if names else ""
@@ -226,14 +225,17 @@ def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep:
     calls = [(s, [t.strip() for t in _VD["split_top"](types) if t.strip()])
              for s, _args, types in _CALL.findall(opt.read_text())] if opt.exists() else []
     output = proc.stdout + proc.stderr
-    stage = "hivmc" if HIVMC_MISSING in output and opt.exists() else "compile"
-    error = "" if stage == "hivmc" else (_first_error(output) or f"exit status {proc.returncode}")
+    crashed = proc.returncode < 0 or "Stack dump" in output
+    stage = "hivmc" if HIVMC_MISSING in output and opt.exists() and not crashed else "compile"
+    error = "" if stage == "hivmc" else ("crash (segmentation fault)" if crashed else _first_error(output))
     expected = [(_SYMBOL.search(op.attrs).group(1), [t.strip() for t in op.types]) for op in ops]
     return Result(stage, error, symbols, calls, expected, time.monotonic() - start)
 
 
 def _first_error(output: str) -> str:
     for line in output.splitlines():
+        if HIVMC_MISSING in line:
+            continue
         if "error" in line.lower() or "Segmentation" in line or "Stack dump" in line or "Assertion" in line:
             return line.strip()
     return output.strip().splitlines()[-1] if output.strip() else ""
