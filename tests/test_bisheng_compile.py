@@ -31,8 +31,8 @@ KNOWN = {"allgather_gemm": TENSOR_TOKEN, "gemm_reduce_scatter": TENSOR_TOKEN, "r
          "core_type_vector_only": TENSOR_TOKEN, "core_type_with_dot": TENSOR_TOKEN,
          "symbol_mangling_table": TENSOR_TOKEN, "allgather_pull": SEGFAULT, "mandatory_custom_attrs": SEGFAULT,
          "split_markers_as_comments": SEGFAULT,
-         "symm_at_custom_form": "triton-adapter-opt 3.2.0 crashes on the stand-in of a symm_at without a load",
-         "symm_at_generic_form": "triton-adapter-opt 3.2.0 crashes on the stand-in of a symm_at without a load",
+         "symm_at_custom_form": "its pointer comes from an unrealized_conversion_cast, which triton-adapter-opt 3.2.0 crashes on",
+         "symm_at_generic_form": "its pointer comes from an unrealized_conversion_cast, which triton-adapter-opt 3.2.0 crashes on",
          "unknown_custom_op_kept": "keeps an op of an unknown dialect (acme), which no real tool parses",
          "unknown_generic_op_kept": "keeps an op of an unknown dialect (acme), which no real tool parses"}
 

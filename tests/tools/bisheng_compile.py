@@ -50,7 +50,8 @@ COMPILE_OPTIONS = ["--enable-hfusion-compile=true", "--enable-hivm-compile=true"
 HIVMC_MISSING = "Cannot find hivmc"
 STAND_IN = "__ttd_custom_"
 _SYMBOL = re.compile(r'symbol\s*=\s*"([^"]+)"')
-_CALL = re.compile(r"(?:func\.)?call @(?:_mlir_ciface_)?(aclshmem\w*)\(([^)]*)\)\s*:\s*\((.*?)\)\s*->")
+# a mix (cube and vector) kernel calls the split copies: @aclshmem_ptr_half.cube
+_CALL = re.compile(r"(?:func\.)?call @(?:_mlir_ciface_)?(aclshmem\w*)(?:\.(?:cube|vector))?\(([^)]*)\)\s*:\s*\((.*?)\)\s*->")
 
 
 class StandInError(Exception):
