@@ -61,7 +61,8 @@ class StandInError(Exception):
 @dataclass
 class Result:
     """How far one module got: ``stage`` is ``stand-in``, ``adapter``, ``restore``, ``compile``
-    (the first real error is ``error``) or ``hivmc`` (the expected end without CANN)."""
+    (the first real error is ``error``), ``hivmc`` (the expected end without CANN) or ``binary``
+    (with ``hivmc`` on PATH)."""
     stage: str
     error: str = ""
     symbols: List[str] = field(default_factory=list)
@@ -228,6 +229,8 @@ def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep:
     output = proc.stdout + proc.stderr
     crashed = proc.returncode < 0 or "Stack dump" in output
     stage = "hivmc" if HIVMC_MISSING in output and opt.exists() and not crashed else "compile"
+    if proc.returncode == 0 and opt.exists():
+        stage = "binary"  # hivmc on PATH (CANN): it compiled and linked the device library
     error = "" if stage == "hivmc" else ("crash (segmentation fault)" if crashed else _first_error(output))
     expected = [(_SYMBOL.search(op.attrs).group(1), [t.strip() for t in op.types]) for op in ops]
     return Result(stage, error, symbols, calls, expected, time.monotonic() - start)
@@ -240,3 +243,38 @@ def _first_error(output: str) -> str:
         if "error" in line.lower() or "Segmentation" in line or "Stack dump" in line or "Assertion" in line:
             return line.strip()
     return output.strip().splitlines()[-1] if output.strip() else ""
+
+
+def find_tools():
+    """(triton-adapter-opt, bishengir-compile): the first as verify-downstream finds it (installing
+    it into the cache if needed), the second from the ``ascendnpu-ir`` side environment."""
+    import sys
+    sys.path.insert(0, str(Path(__file__).parent))
+    import side_venv
+    tao = _VD["locate_tools"](True, True)[_VD["TAO"]][0]
+    bindir = side_venv.ensure("ascendnpu-ir")
+    return tao, str(next(bindir.parent.glob("lib/python3*/site-packages/ascendnpuir/bin/bishengir-compile")))
+
+
+def main(argv=None) -> int:
+    """``bisheng_compile.py [--target CHIP] [--keep DIR] LOWERED.mlir ...``: one line per file;
+    exit 0 when every file stops only at hivmc with all its symbols called in order."""
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("--target", default="Ascend910B3")
+    ap.add_argument("--keep", type=Path, help="keep each file's stand-in, restored module and temps here")
+    args = ap.parse_args(argv)
+    tools, bad = find_tools(), 0
+    for f in args.files:
+        r = check(f.read_text(), *tools, target=args.target, keep=args.keep and args.keep / f.stem)
+        ok = r.stage in ("hivmc", "binary") and not r.missing and not r.misordered
+        bad += not ok
+        detail = (f"{len(r.expected)} custom ops, {len(r.calls)} aclshmem calls in module.hivm.opt.mlir, stops at {r.stage}"
+                  if ok else f"stopped at {r.stage}: {r.error} missing={r.missing} misordered={r.misordered}")
+        print(f"{'PASS' if ok else 'FAIL'} {f}: {detail} ({r.seconds:.1f} s)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
