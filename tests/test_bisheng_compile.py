@@ -24,13 +24,10 @@ import bisheng_compile  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 REPRODUCER = ROOT / "tests" / "corpus" / "bisheng" / "barrier_all_aiv_segfault.mlir"
-TENSOR_TOKEN = "the stand-in does not carry a tensor consume_token (and its ContinuousMemAccess mark) yet"
 SEGFAULT = ("bishengir-compile 1.2.0 segfaults on a CUBE_AND_VECTOR barrier in a vector-only kernel "
             "(tests/corpus/bisheng/barrier_all_aiv_segfault.mlir)")
 #: kernel stem -> why it does not reach hivmc yet
-KNOWN = {"allgather_gemm": TENSOR_TOKEN, "gemm_reduce_scatter": TENSOR_TOKEN, "reduce_scatter": TENSOR_TOKEN,
-         "core_type_vector_only": TENSOR_TOKEN, "core_type_with_dot": TENSOR_TOKEN,
-         "symbol_mangling_table": TENSOR_TOKEN, "allgather_pull": SEGFAULT, "mandatory_custom_attrs": SEGFAULT,
+KNOWN = {"allgather_pull": SEGFAULT, "mandatory_custom_attrs": SEGFAULT,
          "split_markers_as_comments": SEGFAULT,
          "symm_at_custom_form": "its pointer comes from an unrealized_conversion_cast, which triton-adapter-opt 3.2.0 crashes on",
          "symm_at_generic_form": "its pointer comes from an unrealized_conversion_cast, which triton-adapter-opt 3.2.0 crashes on",

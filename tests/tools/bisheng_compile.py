@@ -17,8 +17,11 @@ Steps for one lowered module (TTIR plus ``hivm.hir.custom``):
 4. ``bishengir-compile --target=... --save-temps=DIR`` with the A2/A3 options of triton-ascend;
 5. the ``aclshmem*`` calls of ``DIR/module.hivm.opt.mlir`` against the symbols the lowering named.
 
-Ops with tensor operands or results (tensor ``consume_token``) and the ``annotation.mark`` after
-them are not carried yet: :func:`check` reports them as the stand-in's limit.
+A tensor of pointers (tensor ``consume_token``) is carried as the scalar pointer it is splat
+from, its result as ``tt.addptr`` of a splat stand-in offset; the ``annotation.mark
+{ContinuousMemAccess}`` that follows it (which the 3.2.0 adapter cannot legalize) is left out of
+the adapter's input and put back on the restored op's memref.  Ops on tensors of values are
+reported as the stand-in's limit.
 """
 
 from __future__ import annotations
@@ -26,11 +29,15 @@ from __future__ import annotations
 import re
 import runpy
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bisheng_restore import STAND_IN, StandInError, _is_ptr, restore  # noqa: E402  (step 3)
 
 _VD = runpy.run_path(str(Path(__file__).with_name("verify-downstream")), run_name="verify_downstream")
 
@@ -48,14 +55,9 @@ COMPILE_OPTIONS = ["--enable-hfusion-compile=true", "--enable-hivm-compile=true"
                    "--enable-triton-kernel-compile=true", "--enable-auto-multi-buffer=True",
                    "--enable-auto-bind-sub-block=True"]
 HIVMC_MISSING = "Cannot find hivmc"
-STAND_IN = "__ttd_custom_"
 _SYMBOL = re.compile(r'symbol\s*=\s*"([^"]+)"')
 # a mix (cube and vector) kernel calls the split copies: @aclshmem_ptr_half.cube
 _CALL = re.compile(r"(?:func\.)?call @(?:_mlir_ciface_)?(aclshmem\w*)(?:\.(?:cube|vector))?\(([^)]*)\)\s*:\s*\((.*?)\)\s*->")
-
-
-class StandInError(Exception):
-    """The module has a custom op that the stand-in cannot carry."""
 
 
 @dataclass
@@ -82,32 +84,58 @@ class Result:
         pointer operand must arrive as a memref of its element type, a scalar as itself)."""
         def fits(want, got):
             return len(want) == len(got) and all(
-                (w.startswith("!tt.ptr<") and g.startswith("memref<") and w[8:-1] in g) or w == g
+                (_pointee(w) is not None and g.startswith("memref<") and f"x{_pointee(w)}" in g) or w == g
                 for w, g in zip(want, got))
         return [s for s, want in self.expected
                 if s not in self.missing and not any(c == s and fits(want, got) for c, got in self.calls)]
 
 
-def _is_ptr(t: str) -> bool:
-    return t.strip().startswith("!tt.ptr")
+def _pointee(t: str):
+    m = re.search(r"!tt\.ptr<([^>]+)>", t)
+    return m.group(1) if m else None
+
+
+_TT_DEF = re.compile(r"^\s*(%[\w.$-]+)\s*=\s*(tt\.(?:addptr|splat|broadcast|expand_dims)|tensor\.empty)\b\s*(%[\w.$#-]+)?")
+
+
+def _scalar_base(value: str, defs) -> str:
+    """The scalar pointer a tensor of pointers is made from (through addptr/broadcast/expand_dims
+    down to its tt.splat)."""
+    while value in defs:
+        kind, src = defs[value]
+        if kind == "tt.splat":
+            return src
+        value = src
+    raise StandInError(f"{value}: a tensor of pointers not made by tt.splat of a pointer")
 
 
 def stand_in(text: str):
     """Step 1: the module with each custom op replaced by its stand-in, and the parsed ops."""
-    out, ops = [], []
-    for lineno, line in enumerate(text.splitlines(), 1):
+    out, ops, marks, lines = [], [], {}, text.splitlines()
+    defs = {m.group(1): (m.group(2), m.group(3)) for m in map(_TT_DEF.match, lines) if m}
+    for lineno, line in enumerate(lines, 1):
+        mark = re.match(r"^\s*annotation\.mark (%[\w.$-]+) \{ContinuousMemAccess\}", line)
+        if mark and mark.group(1) in marks:  # carried around the adapter, back in restore()
+            ops[marks[mark.group(1)]].mark = True
+            continue
         if not _VD["HEAD_RE"].match(line):
             out.append(line)
             continue
         op = _VD["parse_custom_line"](line, lineno, len(ops))
-        if any("tensor<" in t for t in op.types + op.rtypes) or len(op.rtypes) > 1:
-            raise StandInError(f"line {lineno}: {op.label()} has tensor or several results")
+        if len(op.rtypes) > 1 or any("tensor<" in t and not _is_ptr(t) for t in op.types + op.rtypes):
+            raise StandInError(f"line {lineno}: {op.label()} has a tensor of values or several results")
         ops.append(op)
+        op.mark, op.ins = False, [(n, t) for kw, ns, ts, _ in op.groups if kw == "ins" for n, t in zip(ns, ts)] \
+            if op.groups else list(zip(op.ops, op.types))
+        op.types = [t for _, t in op.ins]
+        marks[op.res] = op.idx
         args, types, pad = [], [], op.indent
-        for k, (name, ty) in enumerate(zip(op.ops, op.types)):
+        for k, (name, ty) in enumerate(op.ins):
             if _is_ptr(ty):
-                out.append(f"{pad}%ttd_l{op.idx}_{k} = tt.load {name} : {ty}")
-                name, ty = f"%ttd_l{op.idx}_{k}", ty.strip()[len("!tt.ptr<"):-1]
+                if "tensor<" in ty:
+                    name = _scalar_base(name, defs)
+                out.append(f"{pad}%ttd_l{op.idx}_{k} = tt.load {name} : !tt.ptr<{_pointee(ty)}>")
+                name, ty = f"%ttd_l{op.idx}_{k}", _pointee(ty)
             args.append(name)
             types.append(ty)
         rtype = op.rtypes[0] if op.rtypes and not _is_ptr(op.rtypes[0]) else "i32"
@@ -115,86 +143,19 @@ def stand_in(text: str):
         out.append(f'{pad}{res} = tt.extern_elementwise {", ".join(args)} {{libname = "", libpath = "", '
                    f'pure = false, symbol = "{STAND_IN}{op.idx}"}} : ({", ".join(types)}) -> {rtype}')
         if op.rtypes and _is_ptr(op.rtypes[0]):
-            base = next((n for n, t in zip(op.ops, op.types) if _is_ptr(t)), None)
+            base = next((n for n, t in op.ins if _is_ptr(t)), None)
             if base is None:
                 raise StandInError(f"line {lineno}: {op.label()} returns a pointer but has no pointer operand")
-            out.append(f"{pad}{op.res} = tt.addptr {base}, %ttd_s{op.idx} : {op.rtypes[0]}, i32")
+            offset, otype = f"%ttd_s{op.idx}", "i32"
+            if "tensor<" in op.rtypes[0]:
+                otype = re.sub(r"!tt\.ptr<[^>]+>", "i32", op.rtypes[0])
+                out.append(f"{pad}%ttd_t{op.idx} = tt.splat %ttd_s{op.idx} : i32 -> {otype}")
+                offset = f"%ttd_t{op.idx}"
+            out.append(f"{pad}{op.res} = tt.addptr {base}, {offset} : {op.rtypes[0]}, {otype}")
+    used = "\n".join(out)
+    out = [l for l in out if not ((m := _TT_DEF.match(l)) and m.group(2) == "tensor.empty"
+                                  and len(re.findall(re.escape(m.group(1)) + r"(?![\w.$-])", used)) == 1)]
     return "\n".join(out) + "\n", ops
-
-
-_GEN = re.compile(r'^(\s*)(%\w+)\s*=\s*"([\w.]+)"\(([^)]*)\)(.*)$')
-
-
-def restore(generic: str, ops) -> str:
-    """Step 3: the adapter's generic print with the stand-ins replaced by the remembered ops."""
-    lines = generic.splitlines()
-    while True:  # one stand-in at a time: a pointer result rewrites the casts the next one reads
-        text = "\n".join(lines)
-        lines = text.splitlines()
-        i = next((k for k, line in enumerate(lines) if STAND_IN in line and _GEN.match(line)), None)
-        if i is None:
-            return "\n".join(lines) + "\n"
-        defs = {}
-        for k, line in enumerate(lines):
-            d = _GEN.match(line)
-            if d:
-                defs[d.group(2)] = (k, d.group(3), [a.strip() for a in d.group(4).split(",") if a.strip()], d.group(5))
-        m, line = _GEN.match(lines[i]), lines[i]
-        op = ops[int(re.search(STAND_IN + r"(\d+)", line).group(1))]
-        indent, res, args = m.group(1), m.group(2), [a.strip() for a in m.group(4).split(",") if a.strip()]
-        names, types = [], []
-        for a, ty in zip(args, op.types):
-            d = defs.get(a)
-            if _is_ptr(ty) and d and d[1] == "memref.load":  # the memref the stand-in loaded from
-                a = d[2][0]
-            names.append(a)
-            types.append(_type_of(a, lines, defs))
-        ins = f" ins({', '.join(names)} : {', '.join(types)})" if names else ""
-        head = f"{indent}{op.attrs} {op.name}{ins}"
-        if not op.rtypes:
-            lines[i] = f"{indent}hivm.hir.custom {head.strip()}"
-        elif not _is_ptr(op.rtypes[0]):
-            lines[i] = f"{indent}{res} = hivm.hir.custom {head.strip()} -> {op.rtypes[0]}"
-        else:
-            base = _base_memref(names[[_is_ptr(t) for t in op.types].index(True)], defs)
-            btype = _type_of(base, lines, defs)
-            lines[i] = (f"{indent}%ttd_r{op.idx} = hivm.hir.custom {head.strip()} -> {btype}\n"
-                        f'{indent}{res} = "arith.constant"() <{{value = 0 : i32}}> : () -> i32')
-            for j in _users(res, lines, i):
-                u = _GEN.match(lines[j])
-                if u and u.group(3) == "memref.reinterpret_cast" and _base_memref(u.group(4).split(",")[0].strip(), defs) == base:
-                    first = u.group(4).split(",")[0].strip()
-                    lines[j] = lines[j].replace(f'"memref.reinterpret_cast"({first}', f'"memref.reinterpret_cast"(%ttd_r{op.idx}', 1)
-
-
-def _base_memref(value: str, defs) -> str:
-    while value in defs and defs[value][1] == "memref.reinterpret_cast":
-        value = defs[value][2][0]
-    return value
-
-
-def _type_of(value: str, lines, defs) -> str:
-    if value in defs and defs[value][1] != "memref.load":
-        return defs[value][3].rsplit("->", 1)[1].split(" loc(")[0].strip()
-    for line in lines:  # a block argument or load result: its type where it is an operand
-        m = _GEN.match(line)
-        if m:
-            args = [a.strip() for a in m.group(4).split(",")]
-            if value in args:
-                sig = re.search(r":\s*\((.*)\)\s*->", m.group(5))
-                if sig:
-                    return _VD["split_top"](sig.group(1))[args.index(value)].strip()
-    raise StandInError(f"no type found for {value}")
-
-
-def _users(value: str, lines, start: int):
-    live, found = {value}, []
-    for j in range(start + 1, len(lines)):
-        m = _GEN.match(lines[j])
-        if m and any(a.strip() in live for a in m.group(4).split(",")):
-            live.add(m.group(2))
-            found.append(j)
-    return found
 
 
 def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep: Optional[Path] = None,
@@ -248,8 +209,6 @@ def _first_error(output: str) -> str:
 def find_tools():
     """(triton-adapter-opt, bishengir-compile): the first as verify-downstream finds it (installing
     it into the cache if needed), the second from the ``ascendnpu-ir`` side environment."""
-    import sys
-    sys.path.insert(0, str(Path(__file__).parent))
     import side_venv
     tao = _VD["locate_tools"](True, True)[_VD["TAO"]][0]
     bindir = side_venv.ensure("ascendnpu-ir")
