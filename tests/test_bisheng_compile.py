@@ -76,8 +76,12 @@ def _assert_reaches_hivmc(result):
 @pytest.mark.parametrize("target", ["Ascend910B3", "Ascend910_9392"])
 @pytest.mark.parametrize("path", EXAMPLES)
 def test_example_reaches_hivmc(tools, path, target, tmp_path):
-    """Every example, lowered, reaches module.hivm.opt.mlir with all its aclshmem calls."""
-    _assert_reaches_hivmc(bisheng_compile.check(_lower(path), *tools, target=target, keep=tmp_path))
+    """Every example, lowered, reaches module.hivm.opt.mlir with all its aclshmem calls; each
+    ContinuousMemAccess mark is carried around the adapter into the compiler's input."""
+    text = _lower(path)
+    _assert_reaches_hivmc(bisheng_compile.check(text, *tools, target=target, keep=tmp_path))
+    restored = (tmp_path / "2.restored.mlir").read_text()
+    assert restored.count("{ContinuousMemAccess}") == text.count("{ContinuousMemAccess}")
 
 
 @pytest.mark.parametrize("path", CORPUS)

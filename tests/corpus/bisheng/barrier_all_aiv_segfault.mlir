@@ -1,10 +1,11 @@
 // Reduced from allgather_pull through tests/tools/bisheng_compile.py (the triton-adapter-opt
-// output with the custom ops restored, the stand-in's aclshmem_ptr removed): bishengir-compile
-// 1.2.0 (ascendnpu-ir wheel, --target=Ascend910B3, the A2/A3 options) dies with a segmentation
-// fault.  The one op that matters: aclshmem_barrier_all with hivm.tcore_type<CUBE_AND_VECTOR>, as
-// upstream's pass and AscendNPU-IR's own tests emit it, in a kernel the adapter made vector-only
-// (mix_mode = "aiv", no tt.dot) that moves data in an scf.for.  With <VECTOR> it reaches
-// "Cannot find hivmc".  tests/test_bisheng_compile.py runs both.
+// output with the custom ops restored; no stand-in remnant is left): bishengir-compile 1.2.0
+// (ascendnpu-ir wheel, --target=Ascend910B3, the A2/A3 options) dies with a segmentation fault.
+// It needs all three: aclshmem_barrier_all with hivm.tcore_type<CUBE_AND_VECTOR> (as upstream's
+// pass and AscendNPU-IR's own tests emit it), another custom op with <VECTOR> (aclshmem_my_pe), and
+// vector data movement (the copy in the scf.for), in a kernel the adapter made vector-only
+// (mix_mode = "aiv", no tt.dot).  The barrier with <VECTOR>, or without the my_pe or the copy,
+// reaches "Cannot find hivmc".  tests/test_bisheng_compile.py runs both core types.
 "builtin.module"() ({
   "func.func"() <{arg_attrs = [{}, {}, {tt.divisibility = 16 : i32, tt.tensor_kind = 0 : i32}, {tt.divisibility = 16 : i32, tt.tensor_kind = 1 : i32}, {tt.divisibility = 16 : i32}, {}, {}, {}, {}, {}, {}], function_type = (memref<?xi8>, memref<?xi8>, memref<?xbf16>, memref<?xbf16>, i32, i32, i32, i32, i32, i32, i32) -> (), sym_name = "allgather_pull_kernel"}> ({
   ^bb0(%arg0: memref<?xi8>, %arg1: memref<?xi8>, %arg2: memref<?xbf16>, %arg3: memref<?xbf16>, %arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32, %arg8: i32, %arg9: i32, %arg10: i32):
@@ -14,15 +15,12 @@
     %3 = "arith.constant"() <{value = 0 : i32}> : () -> i32
     %4 = "arith.constant"() <{value = 512 : i32}> : () -> i32
     %5 = hivm.hir.custom {gm_addr_args_indices = array<i32>, hivm.is_distributed, hivm.pipe = #hivm.pipe<PIPE_S>, hivm.tcore_type = #hivm.tcore_type<VECTOR>, hivm.vf_mode = #hivm.vf_mode<SIMD>, no_side_effect, symbol = "aclshmem_my_pe"} "dist.aclshmem_my_pe" -> i32
-    %6 = hivm.hir.custom {gm_addr_args_indices = array<i32>, hivm.is_distributed, hivm.pipe = #hivm.pipe<PIPE_S>, hivm.tcore_type = #hivm.tcore_type<VECTOR>, hivm.vf_mode = #hivm.vf_mode<SIMD>, no_side_effect, symbol = "aclshmem_n_pes"} "dist.aclshmem_n_pes" -> i32
     hivm.hir.custom {gm_addr_args_indices = array<i32>, hivm.is_distributed, hivm.pipe = #hivm.pipe<PIPE_S>, hivm.tcore_type = #hivm.tcore_type<CUBE_AND_VECTOR>, hivm.vf_mode = #hivm.vf_mode<SIMD>, libname = "libshmem_device", libpath = "", pure = false, symbol = "aclshmem_barrier_all"} "dist.aclshmem_barrier_all"
     %8 = "arith.muli"(%arg8, %4) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
-    "scf.for"(%3, %6, %2) ({
+    "scf.for"(%3, %arg6, %2) ({
     ^bb0(%arg11: i32):
       %10 = "arith.addi"(%5, %arg11) <{overflowFlags = #arith.overflow<none>}> : (i32, i32) -> i32
-      %11 = "arith.remsi"(%10, %6) : (i32, i32) -> i32
-      %12 = "memref.reinterpret_cast"(%arg2) <{operandSegmentSizes = array<i32: 1, 0, 0, 0>, static_offsets = array<i64: 0>, static_sizes = array<i64: 1>, static_strides = array<i64: 1>}> : (memref<?xbf16>) -> memref<1xbf16, strided<[1]>>
-      %13 = "memref.load"(%12, %1) <{nontemporal = false}> : (memref<1xbf16, strided<[1]>>, index) -> bf16
+      %11 = "arith.remsi"(%10, %arg6) : (i32, i32) -> i32
       %14 = "arith.constant"() <{value = 0 : i32}> : () -> i32
       %15 = "arith.index_cast"(%14) : (i32) -> index
       %16 = "arith.index_cast"(%8) : (i32) -> index
