@@ -167,11 +167,21 @@ def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep:
         standin, ops = stand_in(text)
     except StandInError as e:
         return Result("stand-in", str(e), symbols)
-    work = Path(keep or tempfile.mkdtemp(prefix="ttd-bisheng-"))
-    work.mkdir(parents=True, exist_ok=True)
+    if keep is None:
+        with tempfile.TemporaryDirectory(prefix="ttd-bisheng-") as tmp:
+            return _run(standin, ops, symbols, tao, compiler, target, Path(tmp), timeout, start)
+    keep.mkdir(parents=True, exist_ok=True)
+    return _run(standin, ops, symbols, tao, compiler, target, keep, timeout, start)
+
+
+def _run(standin, ops, symbols, tao, compiler, target, work: Path, timeout, start) -> Result:
+    """Steps 2-5 in ``work``."""
     (work / "1.standin.mlir").write_text(standin)
-    proc = subprocess.run([tao, str(work / "1.standin.mlir"), *ADAPTER_PASSES, "--mlir-print-op-generic"],
-                          capture_output=True, text=True, timeout=timeout)
+    for _attempt in range(3):  # triton-adapter-opt 3.2.0 now and then crashes on an input it converts
+        proc = subprocess.run([tao, str(work / "1.standin.mlir"), *ADAPTER_PASSES, "--mlir-print-op-generic"],
+                              capture_output=True, text=True, timeout=timeout)
+        if proc.returncode >= 0 and "Stack dump" not in proc.stderr:
+            break
     if proc.returncode != 0:
         return Result("adapter", _first_error(proc.stderr), symbols, seconds=time.monotonic() - start)
     try:
@@ -198,9 +208,11 @@ def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep:
 
 
 def _first_error(output: str) -> str:
-    for line in output.splitlines():
-        if HIVMC_MISSING in line:
-            continue
+    lines = [l for l in output.splitlines() if "hivmc" not in l and "Failed to run BiShengHIR pipeline" not in l]
+    for line in lines:  # an MLIR diagnostic first, then anything that looks like an error
+        if "error:" in line:
+            return line.strip()
+    for line in lines:
         if "error" in line.lower() or "Segmentation" in line or "Stack dump" in line or "Assertion" in line:
             return line.strip()
     return output.strip().splitlines()[-1] if output.strip() else ""
