@@ -35,6 +35,9 @@ SPECS: Dict[str, Tuple[Sequence[str], int, int]] = {
     # but not declared by its wheel.
     "triton-ascend": (("triton-ascend==3.2.0", "pybind11"), 9, 11),
     "filecheck": (("filecheck>=1.0,<2",), 10, 99),
+    # bishengir-compile and its HIVM pipeline (tests/tools/bisheng_compile.py); wheels for
+    # CPython 3.11 only, like the one verify-downstream takes bishengir-opt from.
+    "ascendnpu-ir": (("ascendnpu-ir==1.2.0",), 11, 11),
 }
 
 
