@@ -4,7 +4,9 @@
 A program is a global sequence of events over R ranks (one program each): a ``load``, ``store``
 or ``atomic`` (add) by a rank of element e of some rank's copy of ``buf`` (i32), a ``sync`` (rank
 a notifies flag j on rank b, which then waits for it: notify SET 1, wait for 1; each flag once)
-or a ``barrier`` (``aclshmem_barrier_all`` on every rank).  Executing the events in the global
+or an ``add`` (each of one to three ranks adds 1 to flag j on rank b, which waits for their
+count: the adds form a release sequence, every one ordered before the wait), or a ``barrier``
+(``aclshmem_barrier_all`` on every rank).  Executing the events in the global
 order is a schedule, so no run deadlocks.  :func:`unordered_pairs` is the oracle: the
 conflicting pairs of accesses (same rank's copy and element, not both reads, not both atomics)
 that no path of program order, notify -> wait and barrier edges orders.
@@ -21,11 +23,15 @@ def draw(choice, ranks: int, length: int) -> List[tuple]:
     """A global event sequence; ``choice(seq)`` picks one element (hypothesis or random)."""
     events, flags = [], 0
     for _ in range(length):
-        kind = choice(ACCESSES + ("sync", "sync", "barrier"))
+        kind = choice(ACCESSES + ("sync", "sync", "add", "barrier"))
         if kind in ACCESSES:
             events.append((kind, choice(range(ranks)), choice(range(ranks)), choice(range(2))))
         elif kind == "sync":
-            events.append(("sync", choice(range(ranks)), choice(range(ranks)), flags))
+            events.append(("sync", (choice(range(ranks)),), choice(range(ranks)), flags, False))
+            flags += 1
+        elif kind == "add":
+            senders = tuple(r for r in range(ranks) if choice((True, False)))
+            events.append(("sync", senders or (0,), choice(range(ranks)), flags, True))
             flags += 1
         else:
             events.append(("barrier",))
@@ -38,9 +44,10 @@ def per_rank(events, ranks: int) -> List[List[tuple]]:
     for g, e in enumerate(events):
         if e[0] in ACCESSES:
             seqs[e[1]].append((e[0], g, e[2], e[3]))
-        elif e[0] == "sync":
-            seqs[e[1]].append(("notify", g, e[2], e[3]))
-            seqs[e[2]].append(("wait", g, e[1], e[3]))
+        elif e[0] == "sync":  # ("notify", g, peer, flag, add) / ("wait", g, senders, flag, value)
+            for s in e[1]:
+                seqs[s].append(("notify", g, e[2], e[3], e[4]))
+            seqs[e[2]].append(("wait", g, e[1], e[3], len(e[1]) if e[4] else 1))
         else:
             for r in range(ranks):
                 seqs[r].append(("barrier", g))
@@ -58,7 +65,7 @@ def unordered_pairs(events, ranks: int) -> set:
     for r, seq in enumerate(seqs):
         for i, e in enumerate(seq):
             if e[0] == "notify":
-                succ.setdefault((r, i), []).append(where[("wait", e[1], e[2])])
+                succ.setdefault((r, i), []).append(where[("wait", e[1], e[2])])  # the wait is on the peer
             elif e[0] == "barrier":
                 for q in range(ranks):  # everything before it on every rank -> everything after
                     j = where[("barrier", e[1], q)]
@@ -118,11 +125,11 @@ def kernel(seq: List[tuple]) -> Tuple[str, Dict[int, int]]:
             s, one = c(16 * e[3]), c(1)
             lines.append(f"    %s{i} = tt.addptr %sig, {s} : !tt.ptr<i32>, i32")
             if e[0] == "notify":
-                peer = c(e[2])
-                lines.append(f'    "distributed.notify"(%s{i}, %one64, {peer}) <{{commScope = 3 : i32, sigOp = 1 : i32}}> '
+                peer, op = c(e[2]), 2 if e[4] else 1
+                lines.append(f'    "distributed.notify"(%s{i}, %one64, {peer}) <{{commScope = 3 : i32, sigOp = {op} : i32}}> '
                              f': (!tt.ptr<i32>, i64, i32) -> ()')
             else:
-                lines.append(f"    %t{i} = distributed.wait %s{i}, {one}, {one}, scope = gpu semantic = acquire : "
+                lines.append(f"    %t{i} = distributed.wait %s{i}, {one}, {c(e[4])}, scope = gpu semantic = acquire : "
                              f"!tt.ptr<i32>, i32, i32 -> i32")
         else:
             lines.append("    " + BARRIER)

@@ -241,14 +241,14 @@ def test_races_through_ttd_sim(tmp_path):
 
 # ---- property: a race is reported iff some conflicting pair is unordered ---------------------
 
-def _check_program(events, ranks):
+def _check_program(events, ranks, seed=None):
     seqs = race_programs.per_rank(events, ranks)
     texts = [race_programs.kernel(seq) for seq in seqs]
     plan = Plan(ranks, {"buf": "zeros(16, i32)", "sig": "zeros(256, i32)"},
                 [[Launch([r], texts[r][0], args={"buf": "buf", "sig": "sig"}) for r in range(ranks)]])
     pairs = race_programs.unordered_pairs(events, ranks)
     try:
-        simulate(plan, races=True, seed=len(events))
+        simulate(plan, races=True, seed=len(events) if seed is None else seed)
     except Race as race:
         assert pairs, f"a race reported where every pair is ordered: {race}"
         a = (race.rank, texts[race.rank][1][_line(race.op)])
@@ -265,14 +265,26 @@ def test_race_reported_iff_some_pair_is_unordered(data, ranks, length):
     _check_program(events, ranks)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_adds_form_a_release_sequence(seed):
+    """Ranks 0 and 1 each add 1 to rank 2's flag, rank 2 waits for 2: rank 0's store before its
+    add is ordered before rank 2's load, whichever add came last; a store after the add is not."""
+    ordered = [("store", 0, 2, 0), ("sync", (0, 1), 2, 0, True), ("load", 2, 2, 0)]
+    _check_program(ordered, 3, seed)
+    racy = [("sync", (0, 1), 2, 0, True), ("store", 0, 2, 0), ("load", 2, 2, 0)]
+    assert race_programs.unordered_pairs(racy, 3)
+    _check_program(racy, 3, seed)
+
+
 def test_generated_programs_cover_both_answers():
     """The oracle is not trivially one-sided on the drawn sizes: seeded draws give both answers."""
     rng = random.Random(1)
     answers = set()
-    for _ in range(40):
-        events = race_programs.draw(rng.choice, 2, 6)
-        answers.add(bool(race_programs.unordered_pairs(events, 2)))
-        _check_program(events, 2)
+    for k in range(60):
+        ranks = 2 + k % 2
+        events = race_programs.draw(rng.choice, ranks, 4 + k % 9)
+        answers.add(bool(race_programs.unordered_pairs(events, ranks)))
+        _check_program(events, ranks, k)
     assert answers == {True, False}
 
 
