@@ -191,3 +191,17 @@ def test_positions_of_values_and_keys():
     assert value == {"a": [1, {"b": "x"}], "c": -25.0}
     assert pos.values[("a", 1, "b")] == 16 and pos.keys[("a", 1, "b")] == 11
     assert pos.values[("c",)] == 29 and pos.of(("a", 1, "b", "zz")) == 16
+
+
+def test_api_launch_defaults_flat_steps_and_inferred_dtypes():
+    """Issue 31 item 8: a Launch without ranks runs on every rank, a flat list of actions is one
+    step each, a buffer passed to a pointer takes the pointee's type as ``--arg`` does."""
+    plan = Plan(2, {"out": "zeros(4)", "flags": "zeros(2)"}, [Launch(module=TEAMS, args=ARGS)])
+    res = simulate(plan)
+    assert res.buffers[1]["out"].dtype.name == "int32" and res.buffers[1]["out"].tolist()[:2] == [1, 2]
+
+
+def test_api_launch_ranks_as_a_number_is_a_clear_error():
+    with pytest.raises(UsageError) as e:
+        simulate(Plan(2, {"out": "zeros(4)", "flags": "zeros(2)"}, [[Launch(ranks=2, module=TEAMS, args=ARGS)]]))
+    assert "steps[0][0].ranks: expected a list of rank numbers such as [0, 1] (every rank: range(2)), got 2" in str(e.value)

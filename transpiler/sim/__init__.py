@@ -3,6 +3,7 @@ simulated ranks (SPEC.md section 7).  Needs the ``sim`` extra (numpy, ml_dtypes)
 never imports this package.
 
 >>> from transpiler.sim import Launch, Plan, simulate                     # doctest: +SKIP
+>>> text = open("examples/allgather_push/allgather_push.ttir").read()    # the kernel's TTIR
 >>> plan = Plan(ranks=4, buffers={"x": "rank(256, f32)", "sig": "zeros(1024, i32)",
 ...                               "buf": "zeros(1024, f32)", "out": "zeros(1024, f32)"},
 ...             steps=[[Launch(ranks=range(4), module=text, grid=(1,),
@@ -18,7 +19,11 @@ never imports this package.
 * Findings (exit status 1 of ``ttd-sim``) are :class:`Finding` and its subclasses
   :class:`Deadlock`, :class:`OutOfBounds`, :class:`NotSimulated`, :class:`StepLimit`;
   ``finding.diagnostic()`` is the located MLIR-style error.  A malformed plan is a
-  :class:`UsageError` (exit status 2).
+  :class:`UsageError` naming the key path (``steps[0][0].grid: ...``); a plan file's is a
+  ``plan_schema.PlanError`` located in the file (exit status 1 of ``ttd-sim``).
+* ``Launch(module=...)`` also takes a file's path; a Launch without ``ranks`` runs on every rank;
+  a bare Launch or Fill in ``steps`` is a step of its own; a buffer VALUE without an element
+  type takes the pointee type of the pointer argument it is passed to.
 * The device library's model, one function per symbol, is :mod:`transpiler.sim.library`.
 """
 

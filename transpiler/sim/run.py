@@ -185,7 +185,7 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
     schedule.  Returns the buffers of the first schedule.
 
     Raises:
-        UsageError: a malformed plan (exit status 2).
+        UsageError: a malformed plan, naming the key path (a loaded plan's located in its file).
         Finding: deadlock, out-of-bounds access, op not simulated, step limit, or (kind
             ``schedule-dependent``) a result that differs between two schedules (exit status 1).
     """
