@@ -99,3 +99,10 @@ def test_parse_error_of_a_launch_module_path_is_located(tmp_path):
     with pytest.raises(Exception) as e:
         simulate(Plan(2, {}, [Launch(module=str(bad))]))
     assert str(e.value).startswith(f"{bad}:4:1: error: unexpected '}}'"), str(e.value)
+
+
+def test_check_lowering_finding_names_its_module():
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(1)", "--arg", "idx=1", "--check-lowering")
+    assert r.returncode == 1, r.stderr
+    head = r.stderr.splitlines()[0]
+    assert "error: 'tt.store' op rank 1, program (0, 0, 0): before lowering: out-of-bounds store" in head, head
