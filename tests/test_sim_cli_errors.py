@@ -106,3 +106,15 @@ def test_check_lowering_finding_names_its_module():
     assert r.returncode == 1, r.stderr
     head = r.stderr.splitlines()[0]
     assert "error: 'tt.store' op rank 1, program (0, 0, 0): before lowering: out-of-bounds store" in head, head
+
+
+def test_missing_extras_say_what_to_install():
+    """Issue 31 item 9: the hint names the package an installed user installs, and a missing
+    Triton is a clear message, not a bare ModuleNotFoundError."""
+    for module, blocked, extra in (("transpiler.language", "triton", "ttd-lower[frontend]"),
+                                   ("transpiler.sim", "numpy", "ttd-lower[sim]")):
+        code = f"import sys; sys.modules[{blocked!r}] = None\nimport {module}"
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 1
+        last = r.stderr.strip().splitlines()[-1]
+        assert f"pip install '{extra}'" in last and "'.[" not in last, last

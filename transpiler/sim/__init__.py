@@ -29,6 +29,13 @@ never imports this package.
 
 from __future__ import annotations
 
+try:
+    import ml_dtypes  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as e:  # a clear message, not a bare "No module named 'numpy'" (issue 31 item 9)
+    raise ModuleNotFoundError("transpiler.sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'",
+                              name=e.name) from e
+
 from .errors import Deadlock, Finding, NotSimulated, OutOfBounds, StepLimit, UsageError
 from .plan import Fill, Launch, Plan, load_plan, parse_value
 from .run import SimResult, first_difference, simulate
