@@ -105,7 +105,8 @@ def test_check_lowering_finding_names_its_module():
     r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(1)", "--arg", "idx=1", "--check-lowering")
     assert r.returncode == 1, r.stderr
     head = r.stderr.splitlines()[0]
-    assert "error: 'tt.store' op rank 1, program (0, 0, 0): before lowering: out-of-bounds store" in head, head
+    assert "error: 'tt.store' op rank 1, program (0, 0, 0): out-of-bounds store" in head, head
+    assert head.endswith("(in the module before lowering)"), head
 
 
 def test_missing_extras_say_what_to_install():
@@ -118,3 +119,9 @@ def test_missing_extras_say_what_to_install():
         assert r.returncode == 1
         last = r.stderr.strip().splitlines()[-1]
         assert f"pip install '{extra}'" in last and "'.[" not in last, last
+
+
+def test_a_too_large_arg_buffer_names_the_arg_not_a_plan_path():
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(99999999999999)", "--arg", "idx=1")
+    assert r.returncode == 2, r.stderr
+    assert "--arg out: 2 ranks x " in r.stderr and "buffers." not in r.stderr, r.stderr

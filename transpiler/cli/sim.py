@@ -107,7 +107,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
         print_diagnostics([e.diagnostic])
         sys.exit(EXIT_FINDING)
     except UsageError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(_usage_message(e, plan_path)) from None
     except Finding as f:
         print_diagnostics([_with_python_notes(f.diagnostic())])
         sys.exit(EXIT_FINDING)
@@ -124,6 +124,17 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
         click.echo(f"ttd-sim: internal error. This is a bug; please report it at {BUG_REPORT_URL}"
                    + ("." if debug else " (rerun with --debug for a traceback)."), err=True)
         sys.exit(EXIT_INTERNAL)
+
+
+def _usage_message(e, plan_path) -> str:
+    """A usage error as the command line's user wrote it: ``--arg NAME: ...`` for the value of an
+    argument (the plan the command line makes is not the user's, so no key path of it)."""
+    path = getattr(e, "path", None)
+    if plan_path is None and path:
+        if path[0] == "buffers" or "args" in path[:-1]:
+            return f"--arg {path[-1]}: {e.message}"
+        return e.message
+    return str(e)
 
 
 def _read(path: str) -> str:

@@ -54,8 +54,8 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed
 
     Raises:
         Finding: of kind ``difference`` (notes: the writer of the element in each run), or any
-            finding of either run (a schedule-dependent result included), its message starting
-            with ``before lowering:`` or ``after lowering:``.
+            finding of either run (a schedule-dependent result included), its message ending
+            with ``(in the module before lowering)`` or ``(in the module after lowering)``.
         transpiler.api.LoweringError: the plan's modules do not lower.
     """
     after_plan = lower_plan(plan, lowered, device_library, core_type_fallback)
@@ -79,7 +79,7 @@ def _labelled(label: str, run, plan: Plan, kw) -> SimResult:
     except ParseFailure:
         raise
     except Finding as f:
-        f.message = f"{label}: {f.message}"
+        f.message = f"{f.message} (in the module {label})"
         raise
 
 
