@@ -59,3 +59,69 @@ def test_binary_input_is_a_located_error():
     assert r.returncode == 1, r.stderr
     assert r.stderr.startswith("/bin/ls:1:") and "error: invalid UTF-8" in r.stderr
     assert "codec can't decode" not in r.stderr and r.stdout == ""
+
+
+TEAMS = ROOT / "tests" / "sim_inputs" / "teams.ttir"
+TEAMS_ARGS = ["--arg", "flags=zeros(2)", "--arg", "team=0", "--arg", "sync=0"]
+
+
+def test_bad_pointer_arg_names_the_argument():
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=abc", "--arg", "idx=1")
+    assert r.returncode == 2, r.stderr
+    assert "--arg out=abc: 'abc' is not a buffer value" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_non_integer_for_an_integer_arg_names_it():
+    for value in ("nan", "inf", "1e400", "2.5"):
+        r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(4)", "--arg", f"idx={value}")
+        assert r.returncode == 2, (value, r.stderr)
+        assert f"--arg idx={value}: expected an integer for i32" in r.stderr, r.stderr
+        assert "steps[" not in r.stderr and "internal error" not in r.stderr
+
+
+def test_parse_error_is_located_with_the_source_line(tmp_path):
+    bad = tmp_path / "bad.ttir"
+    bad.write_text("module {\n  tt.func @f( {\n  }\n}\n")
+    r = sim(bad, "--ranks", 2)
+    assert r.returncode == 1, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(f"{bad}:4:1: error: unexpected '}}'"), r.stderr
+    assert lines[1] == "}" and "ttd-lower: error" not in r.stderr
+
+
+def test_parse_error_of_a_launch_module_path_is_located(tmp_path):
+    from transpiler.sim import Launch, Plan, simulate
+
+    bad = tmp_path / "bad.ttir"
+    bad.write_text("module {\n  tt.func @f( {\n  }\n}\n")
+    import pytest
+
+    with pytest.raises(Exception) as e:
+        simulate(Plan(2, {}, [Launch(module=str(bad))]))
+    assert str(e.value).startswith(f"{bad}:4:1: error: unexpected '}}'"), str(e.value)
+
+
+def test_check_lowering_finding_names_its_module():
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(1)", "--arg", "idx=1", "--check-lowering")
+    assert r.returncode == 1, r.stderr
+    head = r.stderr.splitlines()[0]
+    assert "error: 'tt.store' op rank 1, program (0, 0, 0): out-of-bounds store" in head, head
+    assert head.endswith("(in the module before lowering)"), head
+
+
+def test_missing_extras_say_what_to_install():
+    """Issue 31 item 9: the hint names the package an installed user installs, and a missing
+    Triton is a clear message, not a bare ModuleNotFoundError."""
+    for module, blocked, extra in (("transpiler.language", "triton", "ttd-lower[frontend]"),
+                                   ("transpiler.sim", "numpy", "ttd-lower[sim]")):
+        code = f"import sys; sys.modules[{blocked!r}] = None\nimport {module}"
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+        assert r.returncode == 1
+        last = r.stderr.strip().splitlines()[-1]
+        assert f"pip install '{extra}'" in last and "'.[" not in last, last
+
+
+def test_a_too_large_arg_buffer_names_the_arg_not_a_plan_path():
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(99999999999999)", "--arg", "idx=1")
+    assert r.returncode == 2, r.stderr
+    assert "--arg out: 2 ranks x " in r.stderr and "buffers." not in r.stderr, r.stderr

@@ -83,19 +83,23 @@ def test_plan_file_with_teams_fills_per_rank_launches_and_out(tmp_path):
     (lambda p, d: p["buffers"].update(extra="../extra{rank}.npy"), "same size in bytes"),
     (lambda p, d: p["steps"][0][0]["args"].pop("idx"), "argument 'idx' of @team_queries is not given"),
     (lambda p, d: p["steps"][0][0].update(kernel="../kernels/none.ttir"), "cannot read the kernel"),
-    (lambda p, d: p["buffers"].update(out="zeros(4)"), "needs its element type"),
+    (lambda p, d: p["buffers"].update(spare="zeros(4)"), "needs its element type"),  # passed to no pointer
     (lambda p, d: p.update(teams=[[2, 2, 2]]), "not a strided subset"),
     (lambda p, d: p["steps"][0][0]["args"].update(idx=[1, 2, 3]), "3 values for 2 ranks"),
 ])
-def test_plan_usage_errors_exit_2(tmp_path, change, message):
+def test_plan_errors_are_located_exit_1(tmp_path, change, message):
+    """An error in the plan file is located at its value, exit 1 (issue 31 item 5: an error in an
+    input, as ttd-lower's; was a usage error, exit 2, with no location)."""
     np.save(tmp_path / "extra0.npy", np.zeros(3, np.int16))
     np.save(tmp_path / "extra1.npy", np.zeros(4, np.int16))
     plan = {"ranks": 2, "buffers": {"out": "zeros(4, i32)", "flags": "zeros(2, i32)"},
             "steps": [[{"ranks": [0, 1], "kernel": "../kernels/teams.ttir",
                         "args": {"out": "out", "flags": "flags", "team": 0, "idx": 0, "sync": 0}}]]}
     change(plan, tmp_path)
-    run = sim("--plan", _write_plan(tmp_path, plan))
-    assert run.returncode == 2, run.stderr
+    path = _write_plan(tmp_path, plan)
+    run = sim("--plan", path)
+    assert run.returncode == 1, run.stderr
+    assert re.match(rf"{re.escape(str(path))}:1:\d+: error: (buffers|teams|steps)\S*: ", run.stderr), run.stderr
     assert message in run.stderr and "Traceback" not in run.stderr
     assert run.stdout == ""
 

@@ -7,8 +7,9 @@ kernel's Python line where the op's ``loc`` gives one).
 
 Exit status: 0 success (with ``--check-lowering`` / ``--lowered``: the same memory before and
 after under every schedule), 1 a finding (difference, deadlock, out-of-bounds access,
-schedule-dependent result, step limit, op not simulated) or a kernel that cannot be read or
-lowered, 2 usage, 3 internal error.  Needs the ``sim`` extra (numpy, ml_dtypes).
+schedule-dependent result, step limit, op not simulated), a kernel that cannot be read or
+lowered, or a malformed plan file (located at the value, ``PLAN:LINE:COL: error: KEY.PATH: ...``),
+2 usage (the command line), 3 internal error (a bug).  Needs the ``sim`` extra (numpy, ml_dtypes).
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
     from ..diagnostics import DiagnosticError
     from ..diagnostics import print_diagnostics
     from ..sim import Finding, UsageError
+    from ..sim.plan_schema import PlanError
     from .sim_run import build_plan, describe, run_plan
 
     if check_lowering and lowered_path:
@@ -108,8 +110,11 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
         click.echo(describe(plan, result, time.perf_counter() - t0, check_lowering or lowered is not None))
         if out_dir:
             _write_npz(out_dir, result)
+    except PlanError as e:
+        print_diagnostics([e.diagnostic])
+        sys.exit(EXIT_FINDING)
     except UsageError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(_usage_message(e, plan_path)) from None
     except Finding as f:
         print_diagnostics([_with_python_notes(f.diagnostic())])
         sys.exit(EXIT_FINDING)
@@ -126,6 +131,17 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
         click.echo(f"ttd-sim: internal error. This is a bug; please report it at {BUG_REPORT_URL}"
                    + ("." if debug else " (rerun with --debug for a traceback)."), err=True)
         sys.exit(EXIT_INTERNAL)
+
+
+def _usage_message(e, plan_path) -> str:
+    """A usage error as the command line's user wrote it: ``--arg NAME: ...`` for the value of an
+    argument (the plan the command line makes is not the user's, so no key path of it)."""
+    path = getattr(e, "path", None)
+    if plan_path is None and path:
+        if path[0] == "buffers" or "args" in path[:-1]:
+            return f"--arg {path[-1]}: {e.message}"
+        return e.message
+    return str(e)
 
 
 def _read(path: str) -> str:

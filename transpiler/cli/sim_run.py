@@ -11,15 +11,10 @@ from ..sim.dtypes import dtype_of, is_pointer, pointee
 
 
 def _function_arguments(text: str, filename: str, function: Optional[str]):
-    from ..diagnostics import DiagnosticError
     from ..ir.attributes import StringAttr
     from ..parser import parse_module
-    from ..sim.errors import Finding
 
-    try:
-        module = parse_module(text, filename)
-    except DiagnosticError as e:
-        raise Finding(e.diagnostics[0].message) from None
+    module = parse_module(text, filename)  # DiagnosticError: located, as ttd-lower prints it (issue 31 item 3)
     funcs = {}
     for op in module.walk():
         if op.name in ("tt.func", "func.func") and isinstance(op.attributes.get("sym_name"), StringAttr):
@@ -77,10 +72,14 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         if is_pointer(arg.type):
             from ..sim.plan import parse_value
 
-            buffers[name] = parse_value(value, dtype_of(pointee(arg.type)), ".", ranks)
+            try:
+                buffers[name] = parse_value(value, dtype_of(pointee(arg.type)), ".", ranks)
+            except UsageError as e:
+                raise UsageError(f"--arg {name}={value}: {e}") from None
             launch_args[name] = name
         else:
             launch_args[name] = _scalar(value, name, ranks)
+            _check_scalar(launch_args[name], name, value, dtype_of(arg.type))
     launch = Launch(list(range(ranks)), text, function, grid, launch_args, filename=kernel)
     return Plan(ranks, buffers, [[launch]]), text
 
@@ -115,6 +114,19 @@ def _scalar(value: str, name: str, ranks: int):
     if len(numbers) != ranks:
         raise UsageError(f"--arg {name}={value}: {len(numbers)} values for {ranks} ranks")
     return numbers
+
+
+def _check_scalar(given, name: str, text: str, dtype) -> None:
+    """Raise :class:`UsageError` naming ``--arg NAME=VALUE`` when a value does not fit the
+    argument's type (NaN, infinity or a fraction for an integer; issue 31 item 5)."""
+    from ..sim.arguments import scalar_value
+
+    for v in given if isinstance(given, list) else [given]:
+        if v != "rank":
+            try:
+                scalar_value(v, dtype)
+            except (ValueError, OverflowError) as e:
+                raise UsageError(f"--arg {name}={text}: {e}") from None
 
 
 def run_plan(plan: Plan, compare: bool, lowered, **options):

@@ -18,6 +18,12 @@ after lowering.  :func:`install_aliases` lets public files that import ``triton_
 ``ttd-lower`` itself never imports this package (nor Triton).
 """
 
+try:
+    import triton  # noqa: F401
+except ImportError as e:  # a clear message, not a bare "No module named 'triton'" (issue 31 item 9)
+    raise ModuleNotFoundError("transpiler.language needs Triton 3.9, which has wheels for Python 3.11 and newer: "
+                              "pip install 'ttd-lower[frontend]'", name="triton") from e
+
 from .aliases import install_aliases, jit_functions, load_file
 from .compile import Pointer, compile_lowered, compile_ttir, specialize
 from .distributed_ops import consume_token, notify, num_ranks, rank, symm_at, wait

@@ -3,6 +3,7 @@ simulated ranks (SPEC.md section 7).  Needs the ``sim`` extra (numpy, ml_dtypes)
 never imports this package.
 
 >>> from transpiler.sim import Launch, Plan, simulate                     # doctest: +SKIP
+>>> text = open("examples/allgather_push/allgather_push.ttir").read()    # the kernel's TTIR
 >>> plan = Plan(ranks=4, buffers={"x": "rank(256, f32)", "sig": "zeros(1024, i32)",
 ...                               "buf": "zeros(1024, f32)", "out": "zeros(1024, f32)"},
 ...             steps=[[Launch(ranks=range(4), module=text, grid=(1,),
@@ -18,14 +19,26 @@ never imports this package.
 * Findings (exit status 1 of ``ttd-sim``) are :class:`Finding` and its subclasses
   :class:`Deadlock`, :class:`OutOfBounds`, :class:`NotSimulated`, :class:`StepLimit`;
   ``finding.diagnostic()`` is the located MLIR-style error.  A malformed plan is a
-  :class:`UsageError` (exit status 2).
+  :class:`UsageError` naming the key path (``steps[0][0].grid: ...``); a plan file's is a
+  ``plan_schema.PlanError`` located in the file (exit status 1 of ``ttd-sim``).
+* ``Launch(module=...)`` also takes a file's path; a Launch without ``ranks`` runs on every rank;
+  a bare Launch or Fill in ``steps`` is a step of its own; a buffer VALUE without an element
+  type takes the pointee type of the pointer argument it is passed to.
 * The device library's model, one function per symbol, is :mod:`transpiler.sim.library`.
 """
 
 from __future__ import annotations
 
+try:
+    import ml_dtypes  # noqa: F401
+    import numpy  # noqa: F401
+except ImportError as e:  # a clear message, not a bare "No module named 'numpy'" (issue 31 item 9)
+    raise ModuleNotFoundError("transpiler.sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'",
+                              name=e.name) from e
+
 from .errors import Deadlock, Finding, NotSimulated, OutOfBounds, StepLimit, UsageError
-from .plan import Fill, Launch, Plan, load_plan, parse_value
+from .plan import Fill, Launch, Plan, parse_value
+from .plan_schema import load_plan
 from .run import SimResult, first_difference, simulate
 from .validate import check_lowering, lower_plan
 

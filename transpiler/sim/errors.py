@@ -73,6 +73,19 @@ class Finding(Exception):
         return self.diagnostic().render()
 
 
+class ParseFailure(Finding):
+    """A kernel that does not parse: :meth:`diagnostic` is the parser's own located error
+    (``FILE:LINE:COL``, the source line), as ``ttd-lower`` prints it (issue 31, item 3)."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.parse_diagnostic = diagnostic
+
+    def diagnostic(self) -> Diagnostic:
+        """The parser's diagnostic."""
+        return self.parse_diagnostic
+
+
 class NotSimulated(Finding):
     """An op, type or form the simulator does not implement (never skipped, SPEC.md section 7)."""
 
@@ -98,7 +111,30 @@ class StepLimit(Finding):
 
 
 class UsageError(ValueError):
-    """A plan or command line the simulator cannot run (exit status 2)."""
+    """A plan or command line the simulator cannot run (exit status 2; a plan file's: located,
+    :class:`transpiler.sim.plan_schema.PlanError`, exit status 1).
+
+    ``path``: the key path of the plan's offending value (``("steps", 0, 0, "grid")``), or None;
+    the message then starts with it (``steps[0][0].grid: ...``)."""
+
+    def __init__(self, message: str, path=None):
+        self.path = tuple(path) if path is not None else None
+        self.message = message
+        super().__init__(f"{format_path(self.path)}: {message}" if self.path else message)
+
+
+def format_path(path) -> str:
+    """A key path as written in messages: ``steps[0][1].args.n`` (``buffers["a b"]`` for a key
+    that is not a name)."""
+    out = ""
+    for part in path or ():
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and part.isidentifier():
+            out += f".{part}" if out else part
+        else:
+            out += f"[{part!r}]"
+    return out
 
 
 def format_program(program: Tuple) -> str:

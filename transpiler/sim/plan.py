@@ -19,7 +19,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -35,10 +34,12 @@ from .errors import UsageError
 class Launch:
     """A launch on ``ranks`` of ``function`` of ``module`` (TTIR text, lowered text, or a module
     parsed by :func:`transpiler.parser.parse_module`) over ``grid`` programs with ``args``
-    (argument SSA name without ``%``, or ``#i``, -> value).  ``filename`` names text in diagnostics."""
+    (argument SSA name without ``%``, or ``#i``, -> value).  ``filename`` names text in diagnostics.
+    ``ranks`` left out: every rank of the plan; ``module`` may also be a file's path (its text is
+    read, ``filename`` is the path)."""
 
-    ranks: Sequence[int]
-    module: Any
+    ranks: Optional[Sequence[int]] = None
+    module: Any = None
     function: Optional[str] = None
     grid: Sequence[int] = (1,)
     args: Dict[str, Any] = attrs.Factory(dict)
@@ -50,20 +51,24 @@ class Fill:
     """Host writes on ``ranks``: buffer name -> VALUE (as for ``Plan.buffers``; the element type
     may be left out: the buffer's)."""
 
-    ranks: Sequence[int]
-    values: Dict[str, Any]
+    ranks: Optional[Sequence[int]] = None
+    values: Dict[str, Any] = attrs.Factory(dict)
 
 
 @attrs.define
 class Plan:
     """``ranks`` ranks, ``teams`` ``[(start, stride, size)]`` (handle k + 1 for entry k),
-    ``buffers`` name -> VALUE, ``steps``: lists of :class:`Launch` / :class:`Fill`."""
+    ``buffers`` name -> VALUE, ``steps``: lists of :class:`Launch` / :class:`Fill` (a bare action
+    is a step of its own).  A VALUE may leave out its element type when the buffer is passed to
+    a pointer argument: the pointee's, as ``ttd-sim --arg`` infers it.  ``origin``: the file a
+    loaded plan came from (``plan_schema.PlanSource``: errors are located in it)."""
 
     ranks: int
     buffers: Dict[str, Any] = attrs.Factory(dict)
-    steps: List[List[Union[Launch, Fill]]] = attrs.Factory(list)
+    steps: List[Union[List[Union[Launch, Fill]], Launch, Fill]] = attrs.Factory(list)
     teams: List[Tuple[int, int, int]] = attrs.Factory(list)
     base_dir: str = "."
+    origin: Any = attrs.field(default=None, repr=False, eq=False)
 
 
 _CALL = re.compile(r"\s*(zeros|ones|arange|full|random|rank)\s*\((.*)\)\s*\Z")
@@ -156,43 +161,3 @@ def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ra
     if n < 0:
         raise UsageError(f"'{text}': a negative element count")
     return BufferValue(kind, n, np.dtype(dtype), fill=fill)
-
-
-def load_plan(path: str) -> Plan:
-    """A plan from its JSON file (SPEC.md section 7, ``--plan``); kernels relative to the file.
-
-    Raises:
-        UsageError: unreadable or malformed JSON, a missing key, a kernel that cannot be read.
-    """
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
-        raise UsageError(f"cannot read the plan {path}: {e}") from None
-    base = os.path.dirname(os.path.abspath(path))
-    if not isinstance(data, dict) or not isinstance(data.get("ranks"), int):
-        raise UsageError(f"{path}: a plan is an object with 'ranks' (a number), 'buffers' and 'steps'")
-    steps = []
-    texts: Dict[str, str] = {}
-    for s, step in enumerate(data.get("steps", [])):
-        actions = []
-        for a in step:
-            if not isinstance(a, dict) or "ranks" not in a:
-                raise UsageError(f"{path}: step {s}: every action names its 'ranks'")
-            if "fill" in a:
-                actions.append(Fill(a["ranks"], a["fill"]))
-                continue
-            if "kernel" not in a:
-                raise UsageError(f"{path}: step {s}: an action is a launch ('kernel') or a fill ('fill')")
-            kernel = os.path.join(base, a["kernel"])
-            if kernel not in texts:
-                try:
-                    with open(kernel, encoding="utf-8") as f:
-                        texts[kernel] = f.read()
-                except OSError as e:
-                    raise UsageError(f"cannot read the kernel {kernel}: {e.strerror}") from None
-            actions.append(Launch(a["ranks"], texts[kernel], a.get("function"), a.get("grid", [1]),
-                                  a.get("args", {}), filename=kernel))
-        steps.append(actions)
-    teams = [tuple(t) for t in data.get("teams", [])]
-    return Plan(data["ranks"], data.get("buffers", {}), steps, teams, base)

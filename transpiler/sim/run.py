@@ -10,13 +10,14 @@ import attrs
 import numpy as np
 
 from ..diagnostics import DiagnosticError
-from .dtypes import dtype_of, is_pointer, wrap_int
-from .errors import SCHEDULE, Finding, UsageError, op_note
+from .errors import SCHEDULE, Finding, ParseFailure, UsageError, op_note
 from .compiler import Compiler
 from .library.binding import DeviceLibrary
 from .limits import check_heaps
 from .memory import Memory
+from .arguments import arguments, function_of, pointer_dtypes
 from .plan import Fill, Launch, Plan, parse_value
+from .plan_actions import check_plan
 from .scheduler import ActiveLaunch, Run, run_step
 from .watch import attach, tracing
 
@@ -75,106 +76,79 @@ def _compiler(cache, launch: Launch, library: DeviceLibrary) -> Compiler:
             try:
                 module = parse_module(module, launch.filename)
             except DiagnosticError as e:
-                raise Finding(e.diagnostics[0].message, kind="fault") from None
+                raise ParseFailure(e.diagnostics[0]) from None
         c = cache[key] = Compiler(module, library)
     return c
 
 
 def prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cache: Optional[dict] = None) -> _Prepared:
-    """Inputs made and launches resolved once for every schedule.
+    """Inputs made and launches resolved once for every schedule (the plan checked first,
+    ``plan_actions.check_plan``; a loaded plan's errors located in its file).
 
     Raises:
         UsageError: a malformed plan (unknown buffer, heaps over ``MAX_HEAP_BYTES``, missing argument, rank out of range, ...).
         NotSimulated / Finding: a kernel that cannot be compiled.
     """
-    if not isinstance(plan.ranks, int) or plan.ranks < 1:
-        raise UsageError(f"ranks must be a positive number, not {plan.ranks!r}")
-    for t in plan.teams:
-        if len(t) != 3 or any(not 0 <= t[0] + i * t[1] < plan.ranks for i in range(t[2])):
-            raise UsageError(f"team {list(t)} is not a strided subset of the {plan.ranks} ranks")
+    try:
+        return _prepare(check_plan(plan), seed, library, sub_blocks, {} if cache is None else cache)
+    except UsageError as e:
+        origin = getattr(plan, "origin", None)
+        raise (origin.locate(e) if origin is not None else e) from None
+
+
+def _prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cache: dict) -> _Prepared:
+    resolved, pointee = [], {}
+    for s, step in enumerate(plan.steps):
+        for a, action in enumerate(step):
+            if isinstance(action, Launch):
+                c = _compiler(cache, action, library)
+                fn = function_of(c, action.function, ("steps", s, a))
+                for name, d in pointer_dtypes(fn, action.args, ("steps", s, a)).items():
+                    pointee.setdefault(name, d)
+                resolved.append((c, fn))
     rng = np.random.default_rng(seed)
     layout, initial = [], {}
     values = {}
     for name, value in plan.buffers.items():
-        if name == "rank":
-            raise UsageError("no buffer may be named 'rank'")
-        values[name] = parse_value(value, None, plan.base_dir, plan.ranks)
-    check_heaps(plan.ranks, [v.n * v.dtype.itemsize for v in values.values()])
+        try:
+            values[name] = parse_value(value, pointee.get(name), plan.base_dir, plan.ranks)
+        except UsageError as e:
+            raise UsageError(e.message, ("buffers", name)) from None
+    try:
+        check_heaps(plan.ranks, [v.n * v.dtype.itemsize for v in values.values()])
+    except UsageError as e:
+        raise UsageError(e.message, ("buffers", max(values, key=lambda n: values[n].n * values[n].dtype.itemsize))
+                         if values else None) from None
     for name, v in values.items():
         arrays = [v.materialize(r, rng) for r in range(plan.ranks)]
         layout.append((name, arrays[0].nbytes, arrays[0].dtype))
         initial[name] = arrays
-    cache = {} if cache is None else cache
-    steps = []
-    for step in plan.steps:
+    steps, launches = [], iter(resolved)
+    for s, step in enumerate(plan.steps):
         queues: List[list] = [[] for _ in range(plan.ranks)]
-        for action in step:
+        for a, action in enumerate(step):
             ranks = list(action.ranks)
-            for r in ranks:
-                if not isinstance(r, int) or not 0 <= r < plan.ranks:
-                    raise UsageError(f"rank {r!r} is not one of the {plan.ranks} ranks")
             if isinstance(action, Fill):
                 fills = {}
                 for name, value in action.values.items():
-                    if name not in initial:
-                        raise UsageError(f"fill of an unknown buffer '{name}'")
-                    v = parse_value(value, initial[name][0].dtype, plan.base_dir, plan.ranks)
+                    at = ("steps", s, a, "values", name)
+                    try:
+                        v = parse_value(value, initial[name][0].dtype, plan.base_dir, plan.ranks)
+                    except UsageError as e:
+                        raise UsageError(e.message, at) from None
+                    if v.n * v.dtype.itemsize > initial[name][0].nbytes:
+                        raise UsageError(f"the fill of '{name}' is larger than the buffer", at)
                     fills[name] = {r: v.materialize(r, rng) for r in ranks}
-                    if any(a.nbytes > initial[name][0].nbytes for a in fills[name].values()):
-                        raise UsageError(f"the fill of '{name}' is larger than the buffer")
                 for r in ranks:
                     queues[r].append(("fill", {n: f[r] for n, f in fills.items()}))
                 continue
-            c = _compiler(cache, action, library)
-            fn = _function(c, action.function)
+            c, fn = next(launches)
             for i, r in enumerate(ranks):
-                queues[r].append(("launch", fn, tuple(action.grid), _arguments(fn, action.args, i, r, len(ranks), initial),
+                queues[r].append(("launch", fn, tuple(action.grid),
+                                  arguments(fn, action.args, i, r, len(ranks), initial, ("steps", s, a)),
                                   sub_blocks if c.uses_sub_blocks else 1))
         steps.append(queues)
     return _Prepared(plan, layout, initial, steps, list(plan.teams))
-
-
-def _function(c: Compiler, name: Optional[str]):
-    if name is None:
-        public = c.public_functions()
-        if len(public) != 1:
-            raise UsageError(f"the module has {len(public)} public functions ({', '.join(public)}): name one (--function)")
-        name = public[0]
-    if name not in c.functions:
-        raise UsageError(f"the module has no function @{name} (it has {', '.join(c.functions)})")
-    return c.function(name)
-
-
-def _arguments(fn, given: Dict, index: int, rank: int, n: int, buffers) -> list:
-    values = []
-    names = {a.name.lstrip("%"): i for i, a in enumerate(fn.arguments)}
-    by_position = {}
-    for key, v in given.items():
-        pos = int(key[1:]) if str(key).startswith("#") and str(key)[1:].isdigit() else names.get(key)
-        if pos is None or pos >= len(fn.arguments):
-            raise UsageError(f"@{fn.name} has no argument '{key}' (it has {', '.join(names)})")
-        by_position[pos] = v
-    for i, a in enumerate(fn.arguments):
-        label = a.name.lstrip("%") if a.name else f"#{i}"
-        if i not in by_position:
-            raise UsageError(f"argument '{label}' of @{fn.name} is not given")
-        v = by_position[i]
-        if is_pointer(a.type):
-            if not isinstance(v, str) or v not in buffers:
-                raise UsageError(f"pointer argument '{label}' must name a buffer, not {v!r}")
-            values.append(("buffer", v))
-            continue
-        if isinstance(v, list):
-            if len(v) != n:
-                raise UsageError(f"argument '{label}': {len(v)} values for {n} ranks")
-            v = v[index]
-        if v == "rank":
-            v = rank
-        if isinstance(v, str):
-            raise UsageError(f"scalar argument '{label}' must be a number or 'rank', not {v!r}")
-        dtype = dtype_of(a.type)
-        values.append(("scalar", wrap_int(int(v), dtype) if dtype.kind in "biu" else dtype.type(v)))
-    return values
 
 
 def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_writers: bool = False,
@@ -216,7 +190,7 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
     schedule.  Returns the buffers of the first schedule.  ``races`` and ``trace``: :func:`attach`.
 
     Raises:
-        UsageError: a malformed plan (exit status 2).
+        UsageError: a malformed plan, naming the key path (a loaded plan's located in its file).
         Finding: deadlock, out-of-bounds access, op not simulated, step limit, or (kind
             ``schedule-dependent``) a result that differs between two schedules (exit status 1).
     """

@@ -9,7 +9,7 @@ from typing import Dict, Optional
 
 import attrs
 
-from .errors import DIFFERENCE, Finding
+from .errors import DIFFERENCE, Finding, ParseFailure
 from .library.binding import DeviceLibrary
 from .plan import Launch, Plan
 from .run import SimResult, first_difference, prepare, run_schedule, simulate, writer_note
@@ -57,7 +57,8 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed
 
     Raises:
         Finding: of kind ``difference`` (notes: the writer of the element in each run), or any
-            finding of either run (a schedule-dependent result included).
+            finding of either run (a schedule-dependent result included), its message ending
+            with ``(in the module before lowering)`` or ``(in the module after lowering)``.
         transpiler.api.LoweringError: the plan's modules do not lower.
     """
     after_plan = lower_plan(plan, lowered, device_library, core_type_fallback)
@@ -66,10 +67,10 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed
     with tracing(trace) as tracer:
         if tracer is not None:
             tracer.begin_run("before lowering", 0)
-        before = simulate(plan, trace=tracer, **kw)
+        before = _labelled("before lowering", simulate, plan, dict(kw, trace=tracer))
         if tracer is not None:
             tracer.begin_run("after lowering", plan.ranks)
-        after = simulate(after_plan, trace=tracer, **kw)
+        after = _labelled("after lowering", simulate, after_plan, dict(kw, trace=tracer))
     library = DeviceLibrary(device_library)
     # each schedule's final memory is kept by simulate: 2K runs for K schedules (issue 33)
     for b, a in zip(before.outcomes, after.outcomes):
@@ -77,6 +78,17 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed
         if diff is not None:
             raise _difference(plan, after_plan, diff, b.seed, reorder, max_ops, library, sub_blocks, seed)
     return after
+
+
+def _labelled(label: str, run, plan: Plan, kw) -> SimResult:
+    """``run(plan, **kw)``; a finding of it says which module it is in (issue 31 item 6)."""
+    try:
+        return run(plan, **kw)
+    except ParseFailure:
+        raise
+    except Finding as f:
+        f.message = f"{f.message} (in the module {label})"
+        raise
 
 
 def _difference(plan, after_plan, diff, s, reorder, max_ops, library, sub_blocks, seed) -> Finding:

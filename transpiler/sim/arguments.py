@@ -1,0 +1,109 @@
+"""A launch's function and arguments resolved against its kernel (SPEC.md section 7): each
+error a :class:`UsageError` with the key path of the plan's value (``steps[0][0].args.n``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, Optional
+
+import numpy as np
+
+from .dtypes import dtype_of, is_pointer, pointee, wrap_int
+from .errors import UsageError
+
+
+def function_of(c, name: Optional[str], at=()):
+    """The compiled function ``name`` of compiler ``c`` (default: its only public one)."""
+    if name is None:
+        public = c.public_functions()
+        if len(public) != 1:
+            raise UsageError(f"the module has {len(public)} public functions ({', '.join(public)}): name one "
+                             f"(--function)", at + ("function",) if at else None)
+        name = public[0]
+    if name not in c.functions:
+        raise UsageError(f"the module has no function @{name} (it has {', '.join(c.functions)})",
+                         at + ("function",) if at else None)
+    return c.function(name)
+
+
+def _positions(fn, given: Dict, at) -> Dict[int, object]:
+    names = {a.name.lstrip("%"): i for i, a in enumerate(fn.arguments)}
+    by_position = {}
+    for key, v in given.items():
+        pos = int(key[1:]) if str(key).startswith("#") and str(key)[1:].isdigit() else names.get(key)
+        if pos is None or pos >= len(fn.arguments):
+            import difflib
+
+            near = difflib.get_close_matches(str(key), list(names), n=1)
+            e = UsageError(f"@{fn.name} has no argument '{key}'" + (f" (did you mean '{near[0]}'?)" if near else "")
+                           + f"; it has {', '.join(names)}", at + ("args", key) if at else None)
+            e.at_key = True
+            raise e
+        by_position[pos] = v
+    return by_position
+
+
+def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, np.dtype]:
+    """buffer name -> pointee type, for the buffers ``given`` passes to pointer arguments of ``fn``."""
+    out = {}
+    by_position = _positions(fn, given, at)
+    for i, a in enumerate(fn.arguments):
+        v = by_position.get(i)
+        if is_pointer(a.type) and isinstance(v, str):
+            try:
+                out[v] = dtype_of(pointee(a.type))
+            except Exception:  # a pointee the simulator has no numpy type for: no inference
+                continue
+    return out
+
+
+def scalar_value(v, dtype: np.dtype):
+    """``v`` (a number) as a scalar of ``dtype``, integers wrapped as two's complement.
+
+    Raises:
+        ValueError: what is wrong (NaN, infinity or a fraction for an integer type).
+    """
+    if dtype.kind in "biu":
+        if isinstance(v, (float, np.floating)):
+            if not math.isfinite(v) or v != int(v):
+                raise ValueError(f"expected an integer for {dtype_name(dtype)}, got {v}")
+        return wrap_int(int(v), dtype)
+    return dtype.type(v)
+
+
+def dtype_name(dtype: np.dtype) -> str:
+    """``i32``, ``f16``, ... as MLIR spells the type (numpy's name for one it has no name for)."""
+    from .dtypes import NAMES
+
+    return next((n for n, d in NAMES.items() if d == dtype), dtype.name)
+
+
+def arguments(fn, given: Dict, index: int, rank: int, n: int, buffers, at=()) -> list:
+    """The values of ``fn``'s arguments for the ``index``-th of the launch's ``n`` ranks (rank ``rank``)."""
+    values = []
+    by_position = _positions(fn, given, at)
+    for i, a in enumerate(fn.arguments):
+        label = a.name.lstrip("%") if a.name else f"#{i}"
+        key = next((k for k in given if k in (label, f"#{i}")), label)
+        where = at + ("args", key) if at else None
+        if i not in by_position:
+            raise UsageError(f"argument '{label}' of @{fn.name} is not given", at + ("args",) if at else None)
+        v = by_position[i]
+        if is_pointer(a.type):
+            if not isinstance(v, str) or v not in buffers:
+                raise UsageError(f"pointer argument '{label}' must name a buffer, not {v!r}", where)
+            values.append(("buffer", v))
+            continue
+        if isinstance(v, (list, tuple)):
+            if len(v) != n:
+                raise UsageError(f"argument '{label}': {len(v)} values for {n} ranks", where)
+            v = v[index]
+        if isinstance(v, str) and v == "rank":
+            v = rank
+        if isinstance(v, str):
+            raise UsageError(f"scalar argument '{label}' must be a number or 'rank', not {v!r}", where)
+        try:
+            values.append(("scalar", scalar_value(v, dtype_of(a.type))))
+        except (TypeError, ValueError, OverflowError) as e:
+            raise UsageError(f"argument '{label}': {e}", where) from None
+    return values
