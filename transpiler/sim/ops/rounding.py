@@ -14,6 +14,7 @@ is exact in f64, which is where magnitudes are compared.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 RTZ, RTNE = 0, 1  # tt.RoundingMode numbering (transpiler/ir/dialects/tt.py)
@@ -42,7 +43,7 @@ def _convert(x, dtype: np.dtype, mode: int):
         u = np.dtype(f"u{dtype.itemsize}")
         bits = r.view(u)
         sign = u.type(1 << (8 * dtype.itemsize - 1))
-        top = np.array(np.finfo(dtype).max, dtype).view(u)
+        top = np.array(ml_dtypes.finfo(dtype).max, dtype).view(u)
         nan = ~np.isfinite(near) & over  # overflow: the largest finite value, with the sign
         stepped = np.where(nan, top | (bits & sign) if dtype_has_inf(dtype) else top, bits - u.type(1))
         stepped = np.where(nan & np.signbit(exact), stepped | sign, stepped)
@@ -59,5 +60,5 @@ def dtype_has_inf(dtype: np.dtype) -> bool:
 
 def _wider(src: np.dtype, dst: np.dtype) -> bool:
     """Every ``src`` value is exact in ``dst`` (then rounding modes agree)."""
-    s, d = np.finfo(src), np.finfo(dst)
+    s, d = ml_dtypes.finfo(src), ml_dtypes.finfo(dst)
     return d.nmant >= s.nmant and d.maxexp >= s.maxexp and d.minexp <= s.minexp
