@@ -12,6 +12,7 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from transpiler.ir.types import FloatType, IntegerType
@@ -150,6 +151,31 @@ def test_truncf_extf_round_exactly(src, dst, data):
     a = data.draw(_floats(src))
     got = run_op(name, [a], [FloatType(src)], FloatType(dst))
     assert same(got, round_exact(*exact(float(a)), dst)), (name, src, dst, float(a), float(got))
+
+
+def _halfway_neighbours(dst: str):
+    """f64 values at and one f64 step either side of the midpoints between adjacent ``dst`` values
+    (smallest subnormals, the normal boundary, the largest finite): where a cast through f32 rounded
+    to nearest rounds twice and gets it wrong (ml_dtypes before 0.7)."""
+    dt = DTYPES[dst]
+    u = np.dtype(f"u{dt.itemsize}")
+    top = int(np.array(float(FORMATS[dst][2]), dt).view(u))
+    normal = int(np.array(2.0 ** FORMATS[dst][1], dt).view(u))
+    for bits in (0, 1, 2, normal - 1, normal, top - 1, top):
+        lo, hi = (float(np.array(b, u).view(dt)) for b in (bits, bits + 1))
+        mid = lo + (hi - lo) / 2 if bits < top else lo + (lo - float(np.array(bits - 1, u).view(dt))) / 2
+        for m in (mid, -mid):
+            yield from (math.nextafter(m, -math.inf), m, math.nextafter(m, math.inf))
+
+
+@pytest.mark.parametrize("dst", [t for t in FLOATS if FORMATS[t][0] < 24])
+def test_f64_to_narrow_rounds_once(dst):
+    """arith.truncf from f64 to a narrow type rounds the exact value once (SPEC.md
+    section 7, "Floats are bit-exact"); a cast through an f32 rounded to nearest would double-round
+    the values just past a midpoint."""
+    for f in _halfway_neighbours(dst):
+        got = run_op("arith.truncf", [np.float64(f)], [FloatType("f64")], FloatType(dst))
+        assert same(got, round_exact(*exact(f), dst)), ("truncf", dst, f, float(got))
 
 
 def _integral(v: Fraction, name: str) -> Fraction:

@@ -8,6 +8,7 @@ import numpy as np
 from ..dtypes import dtype_of
 from ..closures import binary, unary
 from ..memory import Ptr
+from .rounding import from_f64
 
 #: dtypes numpy has no arithmetic of its own for: computed in f32 and rounded back after every op
 #: (exact for +, -, *, / of these narrow types: f32 has more than twice their precision).
@@ -15,6 +16,7 @@ NARROW = frozenset(np.dtype(n) for n in ("bfloat16", "float8_e5m2", "float8_e4m3
                                          "float8_e5m2fnuz", "float8_e4m3b11fnuz")
                    if hasattr(__import__("ml_dtypes"), n))
 F32 = np.dtype(np.float32)
+F64 = np.dtype(np.float64)
 
 
 def result_dtype(op, index: int = 0) -> np.dtype:
@@ -37,8 +39,13 @@ def float_fn(ufunc, dtype: np.dtype):
 
 
 def cast(x, dtype: np.dtype):
-    """``x`` as ``dtype`` (a numpy scalar for a scalar)."""
-    return x.astype(dtype) if hasattr(x, "astype") else dtype.type(x)
+    """``x`` as ``dtype`` (a numpy scalar for a scalar); an f64 ``x`` to a narrow float rounds once
+    (:func:`.rounding.from_f64`)."""
+    if not hasattr(x, "astype"):
+        return dtype.type(x)
+    if dtype in NARROW and x.dtype == F64:
+        return from_f64(np.asarray(x), dtype)[()]
+    return x.astype(dtype)
 
 
 def fast_apply(st, ins, outs):

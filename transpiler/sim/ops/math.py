@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 
 from .table import implements
-from .common import fast_apply, float_fn, result_dtype
+from .common import cast, fast_apply, float_fn, result_dtype
 
 
 def _libm_erff():
@@ -92,7 +92,7 @@ def _fma_prepare(op, c):
         """math.fma rounded once (SPEC.md section 7, "Floats are bit-exact")."""
         wide = [np.asarray(v).astype(np.float64) for v in (a, b, c)]
         with np.errstate(over="ignore"):  # overflow to infinity is the IEEE result
-            return np.asarray(_FMA(*wide, dtype != np.float64), dtype=np.float64).astype(dtype)[()]
+            return cast(np.asarray(_FMA(*wide, dtype != np.float64), dtype=np.float64), dtype)[()]
     return fma
 
 
