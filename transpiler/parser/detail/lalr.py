@@ -31,7 +31,7 @@ from __future__ import annotations
 from . import _tables as tables
 from .errors import Token, UnexpectedCharacters, UnexpectedToken
 from .lanes import JOINED, SINGLE, TAKEN, inline_kind, run_lane
-from .lexers import IGNORE, LANES, NAMES, NO_LANES, ROOT, STATE_LEXER, Lexer
+from .lexers import BLANK_CHARS, IGNORE, LANES, NAMES, NO_LANES, ROOT, STATE_LEXER, Lexer, skip_blanks
 
 _ACTIONS = tables.ACTIONS
 _new = str.__new__  # a Token made inline (Token.__new__ without its call): str.__new__, then its slots
@@ -86,6 +86,10 @@ class DetailParser:
                 stop = m.end()
                 pos = stop - len(value)
             else:
+                if text[pos] in BLANK_CHARS:  # ignored blanks, skipped at once (no terminal starts with one)
+                    pos = skip_blanks(text, pos).end()
+                    if pos == end:
+                        break
                 lexed = lexer.next_compiled(text, pos) if compiled else lexer.next(text, pos)
                 if lexed is None:
                     _lex_error(text, pos, lexer, last, states, end_state)

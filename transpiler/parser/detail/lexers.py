@@ -39,6 +39,23 @@ IGNORE = frozenset(tables.IGNORE)
 _LOCK = threading.Lock()  # guards the making of the write-once fields below
 
 
+def _blanks():
+    """(the characters, the ``match`` of the regex) of the ignored blanks: the ``%ignore``
+    terminal of blanks, which every lexer tries; that no other terminal starts with one of them
+    (``FIRST_CHARS``) lets a parser skip them before asking any lexer (the same tokens)."""
+    from ..._compat import re
+
+    (name,) = (n for n in IGNORE if PATTERNS[n] == "[ \t\r\n]+")
+    chars = tables.FIRST_CHARS[name]
+    others = [n for n, first in tables.FIRST_CHARS.items()
+              if n not in IGNORE and (first is None or set(first) & set(chars))]
+    assert not others and all(name in row[0] for row in tables.LEXERS), others
+    return frozenset(chars), re.compile(PATTERNS[name]).match
+
+
+BLANK_CHARS, skip_blanks = _blanks()
+
+
 class Compiled:
     """A lexer's compiled mode: ``match`` (the alternation's ``match``; ``lastgroup`` is the
     terminal) and ``scan`` (its skipping scanner, or None)."""
