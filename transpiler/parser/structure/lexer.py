@@ -175,20 +175,24 @@ class StructureLexer:
                 regions.append((o0, [], word[0] == '"'))
                 yield Tok("REGION_OPEN", "{", o0, o0 + 1)
                 return o0 + 1
-        d = b.DEF.match(text, p)
-        q = d.end() if d else p
-        name = b.OP_NAME.match(text, q)
-        if name is None:
-            if d is not None:
-                raise LexError(q, "expected an op name after the result names and '='")
-            raise LexError(p, _not_an_op(text, p))
-        word = name.group()
+        if m is not None:  # the line's match already found the results and the name (the same spans)
+            has_def, (q, name_end) = m.start(1) >= 0, m.span(2)
+        else:
+            d = b.DEF.match(text, p)
+            has_def, q = d is not None, d.end() if d else p
+            name = b.OP_NAME.match(text, q)
+            if name is None:
+                if d is not None:
+                    raise LexError(q, "expected an op name after the result names and '='")
+                raise LexError(p, _not_an_op(text, p))
+            name_end = name.end()
+        word = text[q:name_end]
         if word[0] != '"' and "." not in word and word not in b.DEFAULT_DIALECT_OPS:
             raise LexError(q, f"custom op '{word}' is unknown: an op name has a dialect prefix (dialect.op)")
-        if d is not None:
+        if has_def:
             yield Tok("DEF", text[p:q], p, q)
-        yield Tok("OP_NAME", name.group(), q, name.end())
-        return (yield from self._op_rest(text, name.end(), [], regions, word[0] == '"', b.ends_before_op_name(word)))
+        yield Tok("OP_NAME", word, q, name_end)
+        return (yield from self._op_rest(text, name_end, [], regions, word[0] == '"', b.ends_before_op_name(word)))
 
     def _op_rest(self, text: str, p: int, brackets: list, regions: list, generic: bool, exact: bool):
         """The rest of an op from ``p``: BODY, then either a region's ``{`` or the op's end
