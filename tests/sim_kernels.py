@@ -123,14 +123,17 @@ def plan_rma_putmem_signal(text, R, n=200):
     """Each rank puts its ``src`` block (1024 bytes) into the next rank's ``dst`` with a signal,
     waits for its own, then ``out = dst`` (times the signal seen, 1), then getmem_nbi of
     ``n_elements`` **bytes** (the shared corpus's kernel bug, kept; the project's example passes
-    ``n_elements * 4``): ``out``'s first ``n / 4`` (or ``n``) floats come from the previous rank's ``dst``.  Two steps with one program each: by the second, every
-    ``dst`` holds its final value, so the getmem reads no half-written data (with more programs
-    or one step the result depends on the schedule: ``dst`` of the previous rank is written by a
-    rank nobody waits for)."""
+    ``n_elements * 4``) from the previous rank's ``dst``: ``out``'s first ``n / 4`` (or ``n``)
+    floats come from the rank two before.  On 2 ranks that ``dst`` is the one the rank itself put
+    into (program order: no race); on 3 or more a third rank puts into it while nobody waits for
+    that: a race (SPEC section 7), whose values agree only in the second step, where every
+    ``dst`` already holds its final value.  Two steps with one program each, the signals set back
+    to 0 before the second (else its wait would pass on the first step's signal and read ``dst``
+    while the second step's put writes it)."""
     launch = Launch(_ranks(R), text, grid=(1,), args={"symm_dst_ptr": "dst", "src_ptr": "src", "signal_ptr": "sig",
                                                       "out_ptr": "out", "n_elements": n})
     plan = Plan(R, {"dst": "zeros(256, f32)", "src": "random(256, f32)", "sig": f"zeros({16 * R}, i32)",
-                    "out": "zeros(256, f32)"}, [[launch], [launch]])
+                    "out": "zeros(256, f32)"}, [[launch], [Fill(_ranks(R), {"sig": np.zeros(16 * R, np.int32)}), launch]])
     # the getmem_nbi's count: n_elements bytes (the shared corpus's kernel) or n_elements * 4 (the
     # project's fixed example): the floats it fetches
     fetched = n if "= arith.muli %n_elements, %c4_i32" in text else n // 4
