@@ -28,7 +28,6 @@ SEGFAULT = ("bishengir-compile 1.2.0 segfaults on a CUBE_AND_VECTOR barrier in a
             "(tests/corpus/bisheng/barrier_all_aiv_segfault.mlir)")
 #: kernel stem -> why it does not reach hivmc yet
 KNOWN = {"allgather_pull": SEGFAULT, "mandatory_custom_attrs": SEGFAULT,
-         "split_markers_as_comments": "three kernels in one module: bishengir-compile takes one hacc.entry per module",
          "symm_at_custom_form": "its pointer comes from an unrealized_conversion_cast, which triton-adapter-opt 3.2.0 crashes on",
          "symm_at_generic_form": "its pointer comes from an unrealized_conversion_cast, which triton-adapter-opt 3.2.0 crashes on",
          "unknown_custom_op_kept": "keeps an op of an unknown dialect (acme), which no real tool parses",

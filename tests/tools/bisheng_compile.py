@@ -158,9 +158,40 @@ def stand_in(text: str):
     return "\n".join(out) + "\n", ops
 
 
+_KERNEL = re.compile(r"^([ \t]*)tt\.func public @")
+
+
+def split_kernels(text: str) -> List[str]:
+    """One module text per public ``tt.func`` (the others' lines left out, the rest kept), for a
+    module that holds several: ``bishengir-compile`` compiles one entry kernel (``hacc.entry``)
+    per module.  A module with at most one public function is returned as it is."""
+    lines = text.splitlines(keepends=True)
+    spans = []
+    for i, line in enumerate(lines):
+        m = _KERNEL.match(line)
+        if m:
+            end = next((j for j in range(i + 1, len(lines)) if lines[j].rstrip() == m.group(1) + "}"), len(lines) - 1)
+            spans.append((i, end + 1))
+    if len(spans) < 2:
+        return [text]
+    return ["".join(l for j, l in enumerate(lines) if not any(a <= j < b for a, b in spans if (a, b) != keep))
+            for keep in spans]
+
+
 def check(text: str, tao: str, compiler: str, target: str = "Ascend910B3", keep: Optional[Path] = None,
           timeout: int = 600) -> Result:
-    """Steps 1-5 on one lowered module; ``tao``/``compiler``: the two binaries' paths."""
+    """Steps 1-5 on one lowered module; ``tao``/``compiler``: the two binaries' paths.  A module
+    of several public kernels is checked kernel by kernel (:func:`split_kernels`, each in
+    ``keep/kernelN``): the first that stops early gives the stage and error, the symbols, calls
+    and expected calls are all the kernels'."""
+    kernels = split_kernels(text)
+    if len(kernels) > 1:
+        results = [check(k, tao, compiler, target, None if keep is None else keep / f"kernel{i}", timeout)
+                   for i, k in enumerate(kernels)]
+        bad = next((r for r in results if r.stage != "hivmc"), results[0])
+        return Result(bad.stage, bad.error, [s for r in results for s in r.symbols],
+                      [c for r in results for c in r.calls], [e for r in results for e in r.expected],
+                      sum(r.seconds for r in results))
     start = time.monotonic()
     symbols = _SYMBOL.findall("\n".join(l for l in text.splitlines() if _VD["HEAD_RE"].match(l)))
     try:
