@@ -80,11 +80,13 @@ def _checked(p, mem: Memory, ptr: OffsetPtr, itemsize: int, mask):
 
 def load(p, mem: Memory, ptr, dtype: np.dtype, mask, other, snapshot=None):
     """:meth:`Memory.load` (or :meth:`Memory.load_from` ``snapshot``) of ``ptr``."""
+    if snapshot is not None:
+        return mem.load_from(snapshot, ptr, dtype, mask, other)
     if ptr.__class__ is OffsetPtr:
         hit = _checked(p, mem, ptr, dtype.itemsize, mask)
         if hit is not None:
             f, base = hit
-            view = mem.view(dtype) if snapshot is None else snapshot.view(dtype)
+            view = mem.view(dtype)
             if f.start is not None:
                 s = base + f.start
                 if f.n_live == f.n:
@@ -99,9 +101,7 @@ def load(p, mem: Memory, ptr, dtype: np.dtype, mask, other, snapshot=None):
             if f.n_live != f.n:
                 idx = np.where(mask, idx, base + f.first)
             return masked(view[idx], dtype, mask, other)
-    if snapshot is None:
-        return mem.load(ptr, dtype, mask, other)
-    return mem.load_from(snapshot, ptr, dtype, mask, other)
+    return mem.load(ptr, dtype, mask, other)
 
 
 def store(p, mem: Memory, ptr, dtype: np.dtype, values, mask) -> None:
@@ -113,9 +113,10 @@ def store(p, mem: Memory, ptr, dtype: np.dtype, values, mask) -> None:
             if f.start is not None and values.__class__ is np.ndarray and values.shape == ptr.dims:
                 s, k = base + f.start, f.n_live
                 v = values if values.dtype == dtype else np.asarray(values, dtype=dtype)
+                n = dtype.itemsize
+                mem.before_write(s * n, (s + k) * n)
                 mem.view(dtype)[s : s + k] = v if k == f.n else v[:k]
                 if mem.writers is not None:
-                    n = dtype.itemsize
                     mem.writers[s * n : (s + k) * n : n] = mem.writer
                 mem.version += 1
                 return

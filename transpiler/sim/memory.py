@@ -32,6 +32,7 @@ ALIGN = 256
 
 from .pointers import Buffer, OffsetPtr, Ptr  # noqa: F401 (the pointer values; re-exported)
 from . import provenance
+from .snapshots import Snapshot, UndoLog
 
 
 class Memory:
@@ -59,6 +60,9 @@ class Memory:
         #: per byte: the element starting there was last written by a float atomic add, whose
         #: order is the schedule's (SPEC.md section 7); None until the first such add
         self.loose: Optional[np.ndarray] = None
+        #: the pages saved for ``--reorder``'s snapshots (:mod:`.snapshots`); every write calls
+        #: :meth:`before_write` / :meth:`before_write_elements` while ``undo.active``
+        self.undo = UndoLog(self.flat)
 
     # ---- addresses --------------------------------------------------------------------------
     def base(self, rank: int) -> int:
@@ -143,6 +147,9 @@ class Memory:
         """Write ``values`` at the checked element indices ``idx`` (of ``view(dtype)``) where
         ``mask`` is true."""
         view = self.view(dtype)
+        if self.undo.active:
+            self.undo.before_write_elements(idx if mask is None else np.asarray(idx)[np.broadcast_to(mask, np.shape(idx))],
+                                            dtype.itemsize)
         if idx.__class__ is int or np.ndim(idx) == 0:
             if mask is None or bool(mask):
                 view[int(idx)] = values
@@ -185,6 +192,8 @@ class Memory:
             return
         start = int(self.indices(Ptr(addr, buf), 1, None, what))
         self.indices(Ptr(addr + data.size - 1, buf), 1, None, what)
+        if self.undo.active:
+            self.undo.before_write(start, start + data.size)
         self.flat[start : start + data.size] = data
         if self.writers is not None:
             self.writers[start : start + data.size] = self.writer
@@ -199,13 +208,25 @@ class Memory:
         buf = self.buffers[name]
         return int(self.writers[rank * self.heap_size + buf.offset + index * buf.dtype.itemsize])
 
-    def snapshot(self) -> np.ndarray:
-        """A copy of all heaps (the memory a reordered load may read, SPEC.md section 7)."""
-        return self.flat.copy()
+    def snapshot(self) -> Snapshot:
+        """The memory as it is now, for a load ``--reorder`` may move above a wait (SPEC.md
+        section 7): pages are saved as they are written while it is live (:mod:`.snapshots`);
+        :meth:`Snapshot.release` it when no load will read it again."""
+        return self.undo.take()
 
-    def load_from(self, snapshot: np.ndarray, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
+    def before_write(self, start: int, stop: int) -> None:
+        """Bytes ``[start, stop)`` of the heaps are about to be written (for the snapshots)."""
+        if self.undo.active:
+            self.undo.before_write(start, stop)
+
+    def before_write_elements(self, idx, itemsize: int) -> None:
+        """The elements at indices ``idx`` of an ``itemsize`` view are about to be written."""
+        if self.undo.active:
+            self.undo.before_write_elements(idx, itemsize)
+
+    def load_from(self, snapshot: Snapshot, ptr: Ptr, dtype: np.dtype, mask=None, other=None):
         """:meth:`load` from a :meth:`snapshot` instead of the current memory."""
-        return masked(snapshot.view(dtype)[self.indices(ptr, dtype.itemsize, mask, "load")], dtype, mask, other)
+        return masked(snapshot.gather(dtype, self.indices(ptr, dtype.itemsize, mask, "load")), dtype, mask, other)
 
     def buffers_of(self, rank: int) -> Dict[str, np.ndarray]:
         """Copies of every buffer of ``rank``, by name."""

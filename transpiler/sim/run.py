@@ -166,7 +166,10 @@ def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_
     def start(run, rank, action):
         if action[0] == "fill":
             for name, a in action[1].items():
-                memory.array(name, rank)[: a.size] = a.astype(memory.buffers[name].dtype, copy=False)
+                buf = memory.buffers[name]
+                start = rank * memory.heap_size + buf.offset
+                memory.before_write(start, start + a.size * buf.dtype.itemsize)
+                memory.array(name, rank)[: a.size] = a.astype(buf.dtype, copy=False)
                 if run.watch is not None:
                     run.watch.fill(rank, name, a.size * memory.buffers[name].dtype.itemsize)
             memory.version += 1

@@ -88,6 +88,20 @@ class Program:
         self.facts: Dict[tuple, object] = {}  # transpiler.sim.access
         self.hb = None  # transpiler.sim.hb.Actor, with --races / --trace
 
+    def take_snapshot(self, wait) -> None:
+        """At ``wait`` (one whose loads ``--reorder`` may move above it): the memory as it is now,
+        for those loads, in place of the one an earlier pass through the wait took."""
+        old = self.snapshots.get(id(wait))
+        if old is not None:
+            old.release()
+        self.snapshots[id(wait)] = self.memory.snapshot()
+
+    def release_snapshots(self) -> None:
+        """The program ended: no load reads its snapshots again."""
+        for snap in self.snapshots.values():
+            snap.release()
+        self.snapshots.clear()
+
 
 class ActiveLaunch:
     """A launch running on one rank: its function, grid, arguments and live program count."""
@@ -162,6 +176,8 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
         except StopIteration:
             runnable[i] = runnable[-1]
             runnable.pop()
+            if p.snapshots:
+                p.release_snapshots()
             launch = current[p.rank]
             launch.live -= 1
             if watch is not None:

@@ -125,7 +125,7 @@ def wait(p, st, args, frame):
     bar, n, v = args[0], args[1], args[2]
     run = p.run
     if run.reorder and st.snapshot:
-        p.snapshots[id(st.op)] = p.memory.snapshot()
+        p.take_snapshot(st.op)
     if st.pred and not args[3]:
         return st.token.type(0)
     mem = p.memory

@@ -40,7 +40,7 @@ class CustomStatic:
 def custom(p, st, args, frame):
     run = p.run
     if st.snapshot and run.reorder:
-        p.snapshots[id(st.op)] = p.memory.snapshot()
+        p.take_snapshot(st.op)
     mem = p.memory
     if mem.writers is not None:
         mem.writer = run.op_key(st.op)

@@ -131,6 +131,7 @@ def atomic_rmw(p, st, args):
     f = RMW[st.rmw]
     target, v = (view.view(np.dtype(f"u{dtype.itemsize}")), v.view(f"u{dtype.itemsize}")) \
         if st.rmw in UNSIGNED_RMW else (view, v)
+    mem.before_write_elements(flat_idx, dtype.itemsize)
     if flat_idx.size > 1 and np.unique(flat_idx).size < flat_idx.size:
         # lanes sharing an address: one atomic after another, in lane order, each seeing the last
         seq = np.empty(flat_idx.size, dtype)
@@ -166,6 +167,7 @@ def atomic_cas(p, st, args):
     view = mem.view(dtype)
     old = view[idx].copy() if np.ndim(idx) else view[int(idx)]
     hit = old == cmp
+    mem.before_write_elements(idx, dtype.itemsize)
     if np.ndim(idx) and np.unique(idx).size < idx.size:
         # lanes sharing an address: one compare-and-swap after another, in lane order
         cmps = np.broadcast_to(np.asarray(cmp, dtype=dtype), idx.shape).ravel()
