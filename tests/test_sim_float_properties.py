@@ -1,7 +1,7 @@
 """Property tests of the simulator's float ops and conversions against independent references
 (issue 29 class 1; SPEC.md section 7, "Floats are bit-exact"): exact rationals rounded by
 :mod:`exact_float` (+, -, *, /, sqrt, integral rounding, conversions, max/min, cmpf), Python
-integers on the bits (copysign) and the C library (erf).  Hypothesis draws any bit pattern and
+integers on the bits (copysign); the C library in tests/test_sim_libm.py.  Hypothesis draws any bit pattern and
 the edge values (±0, ±inf, NaN, subnormals, largest finite, halfway cases).  A float-to-int
 conversion out of range (poison in MLIR) asserts no value; nor is a NaN's payload asserted (any
 NaN is NaN).  tests/test_sim_op_coverage.py maps each covered op to its test and lists the gaps."""
@@ -200,31 +200,6 @@ def test_integral_rounding_is_exact(name, t, data):
     want = (v, n) if v in (NAN, INF) else (_integral(v, name), n)
     got = run_op(name, [a], [FloatType(t)], FloatType(t))
     assert same(got, round_exact(*want, t)), (name, t, float(a), float(got))
-
-
-def _libm(name, ctype):
-    import ctypes
-    import ctypes.util
-
-    f = getattr(ctypes.CDLL(ctypes.util.find_library("m")), name)
-    f.restype, f.argtypes = ctype, [ctype]
-    return f
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.sampled_from(["f64", "f32", "f16", "bf16"]), st.data())
-def test_erf_is_the_c_librarys(t, data):
-    """SPEC.md section 7: erf of f64 is libm's ``erf``, of f32 ``erff``; f16 and bf16 go through
-    ``erff`` and are rounded once to their type."""
-    import ctypes
-
-    a = data.draw(_floats(t))
-    if t == "f64":
-        want = exact(_libm("erf", ctypes.c_double)(float(a)))
-    else:
-        want = exact(float(np.float32(_libm("erff", ctypes.c_float)(float(a)))))
-    got = run_op("math.erf", [a], [FloatType(t)], FloatType(t))
-    assert same(got, round_exact(*want, t)), (t, float(a), float(got), want)
 
 
 def _order(x):

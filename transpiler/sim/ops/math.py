@@ -1,39 +1,17 @@
-"""``math`` ops, computed in the op's type (f16 natively, bf16/f8 through f32, rounded back)."""
+"""``math`` ops, computed in the op's type (f16 natively, bf16/f8 through f32, rounded back);
+the transcendental ones as the C library computes them (:mod:`.libm`)."""
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
 import struct
 from fractions import Fraction
 
 import numpy as np
 
+from . import libm
 from .table import implements
 from .common import cast, fast_apply, float_fn, result_dtype
-
-
-def _libm_erff():
-    lib = ctypes.util.find_library("m")
-    if lib is None:
-        return None
-    f = ctypes.CDLL(lib).erff
-    f.restype, f.argtypes = ctypes.c_float, [ctypes.c_float]
-    return f
-
-
-_ERFF = _libm_erff()
-_ERF = {np.dtype(np.float64): np.frompyfunc(math.erf, 1, 1),
-        np.dtype(np.float32): np.frompyfunc(_ERFF or math.erf, 1, 1)}
-
-
-def _erf(x):
-    """erf as the C library's function of x's type: ``erf`` for f64, ``erff`` for f32 (and the
-    narrow types, through f32; SPEC.md section 7, "Floats are bit-exact")."""
-    x = np.asarray(x)
-    kind = np.dtype(np.float64) if x.dtype == np.float64 else np.dtype(np.float32)
-    return np.asarray(_ERF[kind](x.astype(kind)), dtype=kind).astype(x.dtype)[()]
 
 
 def _round(x):
@@ -42,12 +20,30 @@ def _round(x):
     return t + np.copysign(np.abs(x - t) >= 0.5, x).astype(t.dtype)
 
 
-UNARY = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p,
-         "expm1": np.expm1, "sqrt": np.sqrt, "rsqrt": lambda x: np.reciprocal(np.sqrt(x)), "sin": np.sin,
-         "cos": np.cos, "tan": np.tan, "tanh": np.tanh, "absf": np.abs, "floor": np.floor, "ceil": np.ceil,
-         "trunc": np.trunc, "roundeven": np.rint, "round": _round,
-         "erf": _erf, "atan": np.arctan, "asin": np.arcsin, "acos": np.arccos, "sinh": np.sinh, "cosh": np.cosh}
-BINARY = {"powf": np.power, "copysign": np.copysign, "atan2": np.arctan2}
+def _rsqrt(x):
+    """``1 / sqrt(x)``: MLIR's ``math.rsqrt`` has no C function; its expansion is a ``sqrt``
+    then a ``divf``, each rounded in f32 or f64; a type narrower than f32 goes through f32 and is
+    rounded once at the end, as the C library ops are (SPEC.md section 7)."""
+    x = np.asarray(x)
+    if x.dtype.itemsize >= 4:
+        return np.reciprocal(np.sqrt(x))
+    return np.reciprocal(np.sqrt(x.astype(np.float32))).astype(x.dtype)[()]
+
+
+#: ops numpy computes correctly rounded in the op's type (through f32 for the narrow types), and rsqrt
+UNARY = {"sqrt": np.sqrt, "rsqrt": _rsqrt, "absf": np.abs, "floor": np.floor,
+         "ceil": np.ceil, "trunc": np.trunc, "roundeven": np.rint, "round": _round}
+BINARY = {"copysign": np.copysign}
+
+
+def _libm_prepare(name):
+    def prepare(op, c):
+        dtype = result_dtype(op)
+
+        def c_library(*args):
+            return libm.apply(name, dtype, *args)
+        return c_library
+    return prepare
 
 
 def _float_prepare(ufunc):
@@ -64,6 +60,8 @@ for _name, _u in UNARY.items():
     implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
 for _name, _u in BINARY.items():
     implements(f"math.{_name}", prepare=_float_prepare(_u), fast=fast_apply)(_apply)
+for _name in libm.FUNCTIONS:  # transcendental: the C library's function of the op's type
+    implements(f"math.{_name}", prepare=_libm_prepare(_name), fast=fast_apply)(_apply)
 def _fma1(a: float, b: float, c: float, odd: bool) -> float:
     """a*b + c exact (rationals), rounded to f64: to nearest even for an f64 result, else *to odd*,
     so that one later rounding to any format of at most 51 bits is the correct rounding of the
