@@ -187,12 +187,16 @@ def _integral(v: Fraction, name: str) -> Fraction:
         return Fraction(-((-v.numerator) // v.denominator))
     if name == "math.trunc":
         return Fraction(int(v))
+    if name == "math.round":  # halfway cases away from zero
+        m = abs(v) + Fraction(1, 2)
+        return Fraction(m.numerator // m.denominator) * (1 if v >= 0 else -1)
     rest = v - fl  # roundeven: halfway cases to the even integer
     return Fraction(fl + (1 if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and fl % 2) else 0))
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.sampled_from(["math.floor", "math.ceil", "math.trunc", "math.roundeven"]), st.sampled_from(FLOATS), st.data())
+@given(st.sampled_from(["math.floor", "math.ceil", "math.trunc", "math.roundeven", "math.round"]), st.sampled_from(FLOATS),
+       st.data())
 def test_integral_rounding_is_exact(name, t, data):
     """The result keeps the operand's sign (a negative value rounding to 0 gives -0)."""
     a = data.draw(_floats(t))
@@ -265,3 +269,37 @@ def test_copysign(t, data):
         assert float(got) != float(got) and bool(np.signbit(got)) == bool(int(np.asarray(b).view(u)) & sign)
         return
     assert int(np.asarray(got).view(u)) == want, (t, float(a), float(b), float(got))
+
+
+def _fmod(x, y):
+    """fmod exactly: a - b * trunc(a / b), the sign of a (NaN for an infinite a or a zero b)."""
+    (a, na), (b, _) = x, y
+    if NAN in (a, b) or a == INF or b == 0:
+        return NAN, False
+    if b == INF:
+        return a, na
+    q = a / b
+    r = a - b * int(q)  # int() truncates toward zero
+    return r, na if r == 0 else r < 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(FLOATS), st.data())
+def test_remf_is_the_exact_remainder(t, data):
+    """arith.remf is fmod (the result is exact in every format)."""
+    a, b = data.draw(_floats(t)), data.draw(_floats(t))
+    got = run_op("arith.remf", [a, b], [FloatType(t)] * 2, FloatType(t))
+    assert same(got, round_exact(*_fmod(exact(float(a)), exact(float(b))), t)), (t, float(a), float(b), float(got))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([("f64", 64), ("f32", 32), ("f16", 16), ("bf16", 16)]), st.booleans(), st.data())
+def test_bitcast_keeps_the_bits(pair, to_int, data):
+    """arith.bitcast between a float and the integer of its width keeps every bit (NaN payloads too)."""
+    t, w = pair
+    bits = data.draw(st.integers(0, 2 ** w - 1))
+    u = np.array(bits, f"u{w // 8}")
+    src, dst = (FloatType(t), IntegerType(w)) if to_int else (IntegerType(w), FloatType(t))
+    arg = u.view(DTYPES[t])[()] if to_int else u.view(f"i{w // 8}")[()]
+    got = run_op("arith.bitcast", [arg], [src], dst)
+    assert int(np.asarray(got).view(f"u{w // 8}")) == bits, (t, to_int, bits)

@@ -37,6 +37,12 @@ COVERED = {
     **{op: (EXACT, f"{F}::test_truncf_extf_round_exactly") for op in ("arith.truncf", "arith.extf")},
     **{op: (PY_INT + " (floor, ceil, truncation, ties to even)", f"{F}::test_integral_rounding_is_exact")
        for op in ("math.ceil", "math.floor", "math.trunc", "math.roundeven")},
+    "math.round": (PY_INT + " (halfway cases away from zero)", f"{F}::test_integral_rounding_is_exact"),
+    "math.absi": (PY_INT + " (wrapping at the minimum)", f"{P}::test_absi_matches_python_integers"),
+    **{op: (PY_INT + " (sign or zero extension to the 64-bit index, truncation from it)",
+            f"{P}::test_index_casts_match_python_integers") for op in ("arith.index_cast", "arith.index_castui")},
+    "arith.remf": (EXACT + " (fmod: a - b * trunc(a / b))", f"{F}::test_remf_is_the_exact_remainder"),
+    "arith.bitcast": (PY_INT + " on the bits", f"{F}::test_bitcast_keeps_the_bits"),
     **{op: (EXACT + " (NaN rules, -0 < +0)", f"{F}::test_max_min_floats")
        for op in ("arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf")},
     "arith.cmpf": (EXACT + " (ordered / unordered)", f"{F}::test_cmpf_predicates"),
@@ -52,14 +58,9 @@ COVERED = {
     "math.fma": ("MPFR (gmpy2), f32 and f64 only", "test_sim_arith_defects::test_fma_matches_mpfr"),
 }
 
-_EXAMPLES = "example tests only (tests/test_sim_arith_defects.py); an exact property test is not written yet"
 GAPS = {
-    "math.round": _EXAMPLES, 
-    "arith.remf": "fmod semantics (exact); no property test yet",
-    "math.absi": "wraps at the minimum; no property test yet",
     "tt.clampf": "propagateNan attribute; no property test yet",
-    **{op: "bit reinterpretation; no property test yet" for op in ("arith.bitcast", "tt.bitcast")},
-    **{op: "index is i64 here; no property test yet" for op in ("arith.index_cast", "arith.index_castui")},
+    "tt.bitcast": "bit reinterpretation (arith.bitcast's test covers the scalar case); no property test yet",
     "arith.select": "values: np.where (no property test); pointers: tests/test_sim_provenance.py",
     **{op: "pointer conversion: provenance in tests/test_sim_provenance.py, no property test"
        for op in ("tt.int_to_ptr", "tt.ptr_to_int")},

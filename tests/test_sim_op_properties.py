@@ -84,3 +84,29 @@ def test_integer_casts_match_python_integers(name, w1, w2, data):
     want = {"arith.extsi": a, "arith.extui": _u(a, w1), "arith.trunci": wrap(a, w2)}[name]
     got = run_op(name, [np.dtype(f"i{w1 // 8}").type(a)], [IntegerType(w1)], IntegerType(w2))
     assert wrap(int(got), w2) == wrap(want, w2), (name, w1, w2, a)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(WIDTHS), st.data())
+def test_absi_matches_python_integers(w, data):
+    """math.absi: |a| wrapped to the width (the minimum is its own absolute value)."""
+    a = data.draw(_ints(w))
+    t = IntegerType(w)
+    got = run_op("math.absi", [np.dtype(f"i{w // 8}").type(a)], [t], t)
+    assert wrap(int(got), w) == wrap(abs(a), w), (w, a, got)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["arith.index_cast", "arith.index_castui"]), st.sampled_from(WIDTHS), st.booleans(), st.data())
+def test_index_casts_match_python_integers(name, w, to_index, data):
+    """index_cast sign-extends to ``index`` (64 bits here, SPEC.md section 7) and truncates from
+    it; index_castui zero-extends and truncates."""
+    from transpiler.ir.types import IndexType
+
+    src_w = w if to_index else 64
+    a = data.draw(_ints(src_w))
+    src, dst = (IntegerType(w), IndexType()) if to_index else (IndexType(), IntegerType(w))
+    got = run_op(name, [np.dtype(f"i{src_w // 8}").type(a)], [src], dst)
+    dst_w = 64 if to_index else w
+    value = a if name == "arith.index_cast" else _u(a, src_w)
+    assert wrap(int(got), dst_w) == wrap(value, dst_w), (name, w, to_index, a, got)
