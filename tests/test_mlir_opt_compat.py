@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from transpiler import cli
 from transpiler.api import LoweringError, lower
+from transpiler.cli import sim as sim_cli
 from transpiler.cli.options import GROUPS, normalize_args
 from transpiler.diagnostics import ERROR, NOTE, Diagnostic, Note
 from transpiler.ir.core import Source
@@ -24,11 +25,46 @@ def test_single_dash_long_options_and_implicit_values():
     assert args == ["--split-input-file=// -----", "k.mlir", "--verify-diagnostics=all", "-o", "-", "--dump-dir", "d"]
     assert normalize_args(cli.main, ["-split-input-file=//==", "--verify-diagnostics=only-expected"]) == [
         "--split-input-file=//==", "--verify-diagnostics=only-expected"]
-    # an option's value and everything after `--` are left alone, as are unknown names
-    assert normalize_args(cli.main, ["--symbol-list", "-split-input-file", "-", "-nope"]) == [
-        "--symbol-list", "-split-input-file", "-", "-nope"]
+    # an option's value and everything after `--` are left alone
+    assert normalize_args(cli.main, ["--symbol-list", "-split-input-file", "-"]) == [
+        "--symbol-list", "-split-input-file", "-"]
     assert normalize_args(cli.main, ["--", "-split-input-file"]) == ["--", "-split-input-file"]
     assert normalize_args(cli.main, ["-o=out.mlir", "k.mlir"]) == ["-o", "out.mlir", "k.mlir"]
+
+
+@pytest.mark.parametrize("command, word, near", [(cli.main, "-splt-input-file", "--split-input-file"),
+                                                  (sim_cli.main, "-rank=2", "--ranks"),
+                                                  (sim_cli.main, "-chek-lowering", "--check-lowering")])
+def test_a_misspelled_single_dash_option_is_named_with_near_names(command, word, near):
+    """Both commands: a single-dash word that is no option is refused as written (not read as a
+    short option and its value), with the long options near it; exit 2."""
+    result = CliRunner().invoke(command, [word, "k.ttir"])
+    assert result.exit_code == 2
+    assert f"No such option '{word.partition('=')[0]}'" in result.output and near in result.output
+
+
+@pytest.mark.parametrize("args", [["-ranks=2"], ["-ranks", "2"], ["--ranks=2"], ["--ranks", "2"]])
+def test_ttd_sim_reads_options_as_mlir_opt_does(args, tmp_path):
+    """ttd-sim takes the spellings ttd-lower takes (single or double dash, `=` or a separate
+    value), and -o writes the report to a file."""
+    kernel = Path(__file__).resolve().parents[1] / "examples" / "allgather_push" / "allgather_push.ttir"
+    out = tmp_path / "report.txt"
+    result = CliRunner().invoke(sim_cli.main, [str(kernel), *args, "-arg", "local_ptr=rank(256)",
+                                               "-arg=symm_buf_ptr=zeros(512)", "--arg", "signal_ptr=zeros(64)",
+                                               "--arg", "out_ptr=zeros(512)", "--arg", "n_per_rank=256",
+                                               "--arg", "epoch=1", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.output == "" and out.read_text().startswith("ttd-sim: 2 ranks, 1 step")
+
+
+def test_both_commands_print_help_alike():
+    """The same layout (OVERVIEW, USAGE, OPTIONS by group, Generic Options last), no SPEC.md."""
+    for command in (cli.main, sim_cli.main):
+        text = CliRunner().invoke(command, ["--help"]).output
+        heads = [line for line in text.splitlines() if line and not line.startswith(" ")]
+        assert heads[0].startswith("OVERVIEW: ") and any(h.startswith("USAGE: ") for h in heads)
+        assert heads[-1] == "Generic Options:" and "SPEC.md" not in text
+        assert "  -o <filename> (also --output)" in text
 
 
 def test_help_lists_every_option_in_its_group():

@@ -59,7 +59,7 @@ class GroupedCommand(click.Command):
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
         """Parse ``args`` after :func:`normalize_args` rewrote the mlir-opt spellings (and
         :func:`long_spellings` the short options)."""
-        return super().parse_args(ctx, long_spellings(self, normalize_args(self, args)))
+        return super().parse_args(ctx, long_spellings(self, normalize_args(self, args, ctx)))
 
     def main(self, *args, standalone_mode: bool = True, **kwargs):
         """click's ``main``; in standalone mode a usage error is shown and exits 2 also when
@@ -156,15 +156,26 @@ def _rewrite(args: List[str], option) -> List[str]:
     return out
 
 
-def normalize_args(command: click.Command, args: List[str]) -> List[str]:
+def normalize_args(command: click.Command, args: List[str], ctx: Optional[click.Context] = None) -> List[str]:
     """``-name[=v]`` -> ``--name[=v]`` for this command's long options; ``--opt`` with an
-    implicit value -> ``--opt=<value>``."""
+    implicit value -> ``--opt=<value>``.
+
+    Raises:
+        click.NoSuchOption: a single-dash word that is no option of the command (``-rank=2``),
+            with the long options whose names are near.
+    """
     names = _option_names(command)
 
     def option(_i: int, arg: str):
         m = _SINGLE_DASH.match(arg)
         if m and f"--{m.group(1)}" in names:
             arg = "-" + arg
+        elif m and arg[:2] not in names:  # `-rank=2`: a long option misspelled, not a short one
+            import difflib
+
+            longs = [n for n in names if n.startswith("--")]
+            raise click.NoSuchOption(arg.partition("=")[0], possibilities=difflib.get_close_matches(
+                "--" + m.group(1), longs, n=3, cutoff=0.6), ctx=ctx)
         name, eq, value = arg.partition("=")
         if eq and len(name) == 2 and names.get(name, (False,))[0]:  # `-o=out`, as LLVM reads it
             return [name, value], False
@@ -237,6 +248,8 @@ def render_help(command: click.Command, ctx: click.Context) -> str:
         if isinstance(p.type, click.Choice):
             entries += [(f"  ={c}", "") for c in p.type.choices]
     width = max(len(sig) for group in rows.values() for sig, _ in group) + 4
+    generic = rows.pop(GENERIC)  # a command's own groups go before it: Generic Options last
+    rows[GENERIC] = generic
     for group, entries in rows.items():
         if not entries:
             continue

@@ -21,6 +21,8 @@ import time
 import click
 
 from .. import BUG_REPORT_URL, __version__
+from .options import GENERIC, GroupedCommand, option
+from .output import write_output
 
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -47,36 +49,58 @@ def _ranks(ctx, param, value):
     return ranks
 
 
-@click.command(context_settings={"help_option_names": ["--help", "-h"]})
-@click.argument("kernel", required=False)
-@click.option("--plan", "plan_path", metavar="PLAN.json", help="Run the steps of a plan (JSON, SPEC.md section 7).")
-@click.option("--ranks", callback=_ranks, help="Number of ranks (PEs).")
-@click.option("--grid", default="1", show_default=True, help="Programs per launch, G[,G[,G]] (axes x, y, z).")
-@click.option("--function", "function", help="The function to launch (default: the module's only public one).")
-@click.option("--arg", "args", multiple=True, metavar="NAME=VALUE",
-              help="An argument by SSA name (without %) or #i: a number, 'rank', v0,v1,... (one per rank); for a "
-                   "pointer zeros(N), ones(N), arange(N), full(N,V), random(N), rank(N) or FILE.npy ({rank}: per rank).")
-@click.option("--check-lowering", is_flag=True, help="Lower KERNEL as ttd-lower would and compare both runs.")
-@click.option("--lowered", "lowered_path", metavar="FILE", help="Compare with the lowered module in FILE.")
-@click.option("--schedules", type=click.IntRange(1), default=1, show_default=True, help="Schedules to run.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first schedule and of random(N).")
-@click.option("--reorder", is_flag=True, help="Let loads after a wait that do not depend on its token read early.")
-@click.option("--sub-blocks", type=click.IntRange(1), default=2, show_default=True,
-              help="Sub-blocks per program of a module that uses hivm.hir.get_sub_block_idx.")
-@click.option("--device-library", type=click.Choice(["bundled", "1.2.0", "1.2.0-post", "master"]), default="bundled",
-              show_default=True, help="Device template library the lowered module links against.")
-@click.option("--core-type-fallback", type=click.Choice(["none", "symbol-table"]), default="none",
-              help="As ttd-lower's option, for --check-lowering.")
-@click.option("--out", "out_dir", metavar="DIR", help="Write DIR/rank<r>.npz (every buffer, first schedule).")
-@click.option("--max-ops", type=click.IntRange(1), default=10 ** 7, show_default=True,
-              help="Stop with an error after this many ops (all ranks, programs and sub-blocks).")
-@click.option("--races", is_flag=True, help="Report accesses not ordered by happens-before (SPEC.md section 7).")
-@click.option("--trace", "trace_path", metavar="FILE", help="Write the first schedule's run as a Chrome trace (Perfetto).")
-@click.option("--debug", is_flag=True, hidden=True)
-@click.version_option(__version__, prog_name="ttd-sim", message="%(prog)s, version %(version)s")
-def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered_path, schedules, seed, reorder,
-         sub_blocks, device_library, core_type_fallback, out_dir, max_ops, races, trace_path, debug):
-    """Run KERNEL (TTIR with distributed.* ops, or its lowering) on simulated ranks."""
+RUN, CHECK, OUTPUT = "Run options", "Lowering-check options", "Output options"
+SECTION = "README, section \"Run a kernel on simulated ranks\""
+
+
+def _print_version(ctx: click.Context, _param, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"ttd-sim, version {__version__}", color=ctx.color)
+        ctx.exit(EXIT_OK)
+
+
+@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["--help", "-h"]},
+               options_metavar="[options]")
+@click.argument("kernel", metavar="<kernel file>", required=False)
+@option("-o", "--output", "output_path", value_name="<filename>", group=OUTPUT,
+        help="Write the report (what ran, every rank's buffers) to <filename> ('-' or absent: stdout); "
+             "written only when the run succeeded.")
+@option("--plan", "plan_path", value_name="<plan.json>", group=RUN, help="Run the steps of a plan (JSON; " + SECTION + ").")
+@option("--ranks", callback=_ranks, value_name="<n>", group=RUN, help="Number of ranks (PEs).")
+@option("--grid", default="1", value_name="<g[,g[,g]]>", group=RUN,
+        help="Programs per launch, along axes x, y, z (default 1).")
+@option("--function", "function", value_name="<name>", group=RUN,
+        help="The function to launch (default: the module's only public one).")
+@option("--arg", "args", multiple=True, value_name="<name=value>", group=RUN,
+        help="An argument by SSA name (without %) or #i: a number, 'rank', v0,v1,... (one per rank); for a "
+             "pointer zeros(N), ones(N), arange(N), full(N,V), random(N), rank(N) or FILE.npy ({rank}: per rank).")
+@option("--schedules", type=click.IntRange(1), default=1, value_name="<k>", group=RUN, help="Schedules to run (default 1).")
+@option("--seed", type=int, default=0, value_name="<s>", group=RUN, help="Seed of the first schedule and of random(N) (default 0).")
+@option("--reorder", is_flag=True, group=RUN, help="Let loads after a wait that do not depend on its token read early.")
+@option("--sub-blocks", type=click.IntRange(1), default=2, value_name="<s>", group=RUN,
+        help="Sub-blocks per program of a module that uses hivm.hir.get_sub_block_idx (default 2).")
+@option("--max-ops", type=click.IntRange(1), default=10 ** 7, value_name="<n>", group=RUN,
+        help="Stop with an error after this many ops (all ranks, programs and sub-blocks; default 10000000).")
+@option("--races", is_flag=True, group=RUN, help="Report accesses not ordered by happens-before.")
+@option("--check-lowering", is_flag=True, group=CHECK, help="Lower the kernel as ttd-lower would and compare both runs.")
+@option("--lowered", "lowered_path", value_name="<file>", group=CHECK, help="Compare with the lowered module in <file>.")
+@option("--device-library", type=click.Choice(["bundled", "1.2.0", "1.2.0-post", "master"]), default="bundled",
+        group=CHECK, help="Device template library the lowered module links against (default bundled).")
+@option("--core-type-fallback", type=click.Choice(["none", "symbol-table"]), default="none", group=CHECK,
+        help="As ttd-lower's option, for --check-lowering.")
+@option("--out", "out_dir", value_name="<dir>", group=OUTPUT, help="Write <dir>/rank<r>.npz (every buffer, first schedule).")
+@option("--trace", "trace_path", value_name="<file>", group=OUTPUT,
+        help="Write the first schedule's run as a Chrome trace (open it in Perfetto).")
+@option("--debug", is_flag=True, hidden=True)
+@option("--version", is_flag=True, is_eager=True, expose_value=False, callback=_print_version, group=GENERIC,
+        help="Display the version of this program.")
+def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules, seed, reorder, sub_blocks, max_ops,
+         races, check_lowering, lowered_path, device_library, core_type_fallback, out_dir, trace_path, debug):
+    """Run a kernel (TTIR with distributed.* ops, or its lowering) on simulated ranks.
+
+    ttd-sim <kernel file> --ranks R [options] launches the kernel once on every rank;
+    ttd-sim --plan <plan.json> [options] runs a plan's steps (README, section "Run a kernel on
+    simulated ranks").  Exit status: 0 success, 1 a finding or a bad input, 2 usage, 3 a bug."""
     try:
         import ml_dtypes  # noqa: F401
         import numpy  # noqa: F401
@@ -107,7 +131,7 @@ def main(kernel, plan_path, ranks, grid, function, args, check_lowering, lowered
                               schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
                               device_library=device_library, core_type_fallback=core_type_fallback == "symbol-table",
                               on_progress=on_progress, races=races, trace=trace_path)
-        click.echo(describe(plan, result, time.perf_counter() - t0, check_lowering or lowered is not None))
+        write_output(output_path, describe(plan, result, time.perf_counter() - t0, check_lowering or lowered is not None) + "\n")
         if out_dir:
             _write_npz(out_dir, result)
     except PlanError as e:
