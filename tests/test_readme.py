@@ -28,7 +28,11 @@ def test_readme_first_screen_says_what_for_whom_and_how_in_three_lines_then_the_
     assert "ttd-lower " in how and "transpiler.lower(" in how and "transpiler.triton_ascend.enable()" in how
     head = text.splitlines()
     usage = head.index("## Usage")
-    assert usage < 30 and "ttd-lower [options] <input file>" in "\n".join(head[usage : usage + 5])
+    assert usage < 40 and "ttd-lower [options] <input file>" in "\n".join(head[usage : usage + 5])
+    # issue 31, item 1: a table of contents between the two commands and the usage, by task
+    contents = head.index("## Contents")
+    assert contents < usage and all(task in "\n".join(head[contents:usage]) for task in (
+        "lower a kernel", "simulate", "Triton kernel", "Python", "triton-ascend", "troubleshooting"))
     lines = match.group(1).strip().splitlines()
     assert len(lines) == 2
     install_and_run, install_and_test = lines
