@@ -40,7 +40,8 @@ def test_a_misspelled_single_dash_option_is_named_with_near_names(command, word,
     short option and its value), with the long options near it; exit 2."""
     result = CliRunner().invoke(command, [word, "k.ttir"])
     assert result.exit_code == 2
-    assert f"No such option '{word.partition('=')[0]}'" in result.output and near in result.output
+    assert "No such option" in result.output and word.partition("=")[0] in result.output  # click 8.1 and 8.2 word it apart
+    assert near in result.output
 
 
 @pytest.mark.parametrize("args", [["-ranks=2"], ["-ranks", "2"], ["--ranks=2"], ["--ranks", "2"]])

@@ -173,9 +173,9 @@ def normalize_args(command: click.Command, args: List[str], ctx: Optional[click.
         elif m and arg[:2] not in names:  # `-rank=2`: a long option misspelled, not a short one
             import difflib
 
-            longs = [n for n in names if n.startswith("--")]
-            raise click.NoSuchOption(arg.partition("=")[0], possibilities=difflib.get_close_matches(
-                "--" + m.group(1), longs, n=3, cutoff=0.6), ctx=ctx)
+            longs = [n[2:] for n in names if n.startswith("--")]
+            near = difflib.get_close_matches(m.group(1), longs, n=1, cutoff=0.6)
+            raise click.NoSuchOption(arg.partition("=")[0], possibilities=["--" + n for n in near], ctx=ctx)
         name, eq, value = arg.partition("=")
         if eq and len(name) == 2 and names.get(name, (False,))[0]:  # `-o=out`, as LLVM reads it
             return [name, value], False
