@@ -12,7 +12,7 @@ buffer of its own, and the test's own condition on what it read.
 from __future__ import annotations
 
 import re
-from typing import Callable, List, NamedTuple
+from typing import Callable, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 import triton
@@ -233,34 +233,46 @@ TUTORIAL_KERNELS = {"01-allgather-gemm": "kernel_allgather_gemm", "02-gemm-reduc
                     "03-gemm-allreduce": "kernel_gemm_allreduce"}
 
 
-def tutorial(file: str, world: int, ncore: int = 20, block: int = 16, buffer_num: int = 2, seed: int = 0):
-    """``(plan, reference)``: the tutorial's host run at a small shape, and what every rank's C
-    must hold (numpy, float32 products of the float16 inputs: the host's torch golden)."""
-    s = TUTORIAL_SHAPES[file]
+#: the tutorials' host code: M = N = K = 4096, 128 x 256 x 256 tiles, pvalue 4, 20 programs;
+#: 01's COMM_BLOCK_SIZE_M is 20 there, 16 here: Triton's tl.arange takes powers of 2 only
+HOST_BLOCKS = (128, 256, 256)
+HOST_SHAPES = {"01-allgather-gemm": dict(M=4096, N=4096, K=4096, pvalue=4, COMM_M=16, COMM_OTHER=256),
+               "02-gemm-reduce-scatter": dict(M=4096, N=4096, K=4096, pvalue=4, COMM_M=8, COMM_OTHER=256),
+               "03-gemm-allreduce": dict(M=4096, N=4096, K=4096, pvalue=4, COMM_M=8, COMM_OTHER=256)}
+
+
+def tutorial(file: str, world: int, ncore: int = 20, block: int = 16, buffer_num: int = 2, seed: int = 0,
+             shape: Optional[dict] = None, blocks: Optional[Tuple[int, int, int]] = None):
+    """``(plan, reference)``: the tutorial's host run at a small shape (or ``shape``, a dict as in
+    ``TUTORIAL_SHAPES``, with ``blocks`` = (BLOCK_SIZE_M, N, K); ``HOST_SHAPES`` and
+    ``HOST_BLOCKS`` are the host code's), and what every rank's C must hold (numpy, float32
+    products of the float16 inputs: the host's torch golden)."""
+    s = shape or TUTORIAL_SHAPES[file]
     M, N, K, pv = s["M"], s["N"], s["K"], s["pvalue"]
+    bm, bn, bk = blocks or (block, block, block)
     rng = np.random.default_rng(seed)
     A = [rng.standard_normal((M, K)).astype(np.float16) for _ in range(world)]
     B = [rng.standard_normal((K, N)).astype(np.float16) for _ in range(world)]
     products = [a.astype(np.float32) @ b.astype(np.float32) for a, b in zip(A, B)]
     if file == "01-allgather-gemm":  # every rank: all-gathered A @ its B (the same B everywhere)
         B = [B[0]] * world
-        c_type, peer = "f16", block * pv * world * buffer_num * max(K, block)
+        c_type, peer = "f16", bm * pv * world * buffer_num * max(K, bk)
         gathered = np.concatenate(A).astype(np.float32) @ B[0].astype(np.float32)
         reference = [gathered] * world
         c_rows, comm = M * world, "COMM_BLOCK_SIZE_K"
     elif file == "02-gemm-reduce-scatter":  # rank r: rows r*M/R ... of sum_i A_i @ B_i
-        c_type, peer, m = "f32", block * pv * ncore * buffer_num * block, M // world
+        c_type, peer, m = "f32", bm * pv * ncore * buffer_num * bn, M // world
         reference = [sum(products)[r * m:(r + 1) * m] for r in range(world)]
         c_rows, comm = m, "COMM_BLOCK_SIZE_N"
     else:  # every rank: sum_i A_i @ B_i
-        c_type, peer = "f32", block * pv * ncore * buffer_num * block * world
+        c_type, peer = "f32", bm * pv * ncore * buffer_num * bn * world
         reference = [sum(products)] * world
         c_rows, comm = M, "COMM_BLOCK_SIZE_N"
     buffers = {"A": f"zeros({M * K}, f16)", "B": f"zeros({K * N}, f16)", "C": f"zeros({c_rows * N}, {c_type})",
                "peer_mem": f"zeros({peer}, {c_type if file != '01-allgather-gemm' else 'f16'})"}
     args = dict(a_ptr="A", b_ptr="B", c_ptr="C", peer_mem_ptr="peer_mem", rank="rank", rank_size=world,
                 buffer_num=buffer_num, M=M, N=N, K=K, stride_am=K, stride_ak=1, stride_bk=N, stride_bn=1,
-                stride_cm=N, stride_cn=1, pvalue=pv, BLOCK_SIZE_M=block, BLOCK_SIZE_N=block, BLOCK_SIZE_K=block,
+                stride_cm=N, stride_cn=1, pvalue=pv, BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
                 COMM_BLOCK_SIZE_M=s["COMM_M"], **{comm: s["COMM_OTHER"]})
     step = [Fill(ranks=range(world), values={"A": [a.ravel() for a in A], "B": [b.ravel() for b in B]})]
     step += launches(getattr(fc.load(file), TUTORIAL_KERNELS[file]), list(range(world)), args, buffers, grid=(ncore,))
