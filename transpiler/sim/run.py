@@ -247,16 +247,19 @@ def first_difference(a, b):
     for r, (ra, rb) in enumerate(zip(_buffers(a), _buffers(b))):
         for name, x in ra.items():
             y = rb[name]
-            same = _same_bits(x, y)
+            x1, y1 = x.reshape(-1), y.reshape(-1)
+            differ = np.flatnonzero(~_same_bits(x1, y1))  # the common case, none, costs one pass
+            if not differ.size:
+                continue
             la, lb = _loose(a, r, name), _loose(b, r, name)
             if (la is not None or lb is not None) and tolerance(x.dtype):
-                near = la if lb is None else lb if la is None else la | lb
-                xf, yf = x.astype(np.float64), y.astype(np.float64)
-                same = np.where(near, np.isclose(xf, yf, rtol=tolerance(x.dtype), atol=tolerance(x.dtype),
-                                                 equal_nan=True), same)
-            if not np.all(same):
-                i = int(np.argmin(same))
-                return r, name, i, x[i], y[i]
+                near = (la if lb is None else lb if la is None else la | lb).reshape(-1)[differ]
+                xf, yf = x1[differ].astype(np.float64), y1[differ].astype(np.float64)
+                close = np.isclose(xf, yf, rtol=tolerance(x.dtype), atol=tolerance(x.dtype), equal_nan=True)
+                differ = differ[~(near & close)]
+            if differ.size:
+                i = int(differ[0])
+                return r, name, i, x1[i], y1[i]
     return None
 
 
@@ -267,8 +270,12 @@ def _buffers(o) -> List[Dict[str, np.ndarray]]:
 def _same_bits(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Per element: ``x`` and ``y`` have the same bytes (NaN payloads and the sign of 0 included)."""
     size = x.dtype.itemsize
-    xb = np.ascontiguousarray(x).view(np.uint8).reshape(x.shape + (size,))
-    yb = np.ascontiguousarray(y).view(np.uint8).reshape(y.shape + (size,))
+    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
+    if size in (1, 2, 4, 8):  # one unsigned integer per element: one comparison, no byte axis
+        word = np.dtype(f"u{size}")
+        return x.view(word) == y.view(word)
+    xb = x.view(np.uint8).reshape(x.shape + (size,))
+    yb = y.view(np.uint8).reshape(y.shape + (size,))
     return (xb == yb).all(-1)
 
 
