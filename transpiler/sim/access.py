@@ -8,7 +8,9 @@ offset, whether the live lanes are one contiguous run) are computed once per pro
 ``(offsets, mask)`` pair of arrays and kept by identity (:func:`facts`; the interpreter never
 changes an array a value holds, so a kept array's facts stay true while the program holds it).
 An access then checks ``base + lo * scale`` and ``base + hi * scale`` only, and a contiguous run is
-one slice of the heap.  Anything else (no facts, misalignment, an address out of bounds) goes to
+one slice of the heap.  A tile whose offsets are affine in the lane index (``first + i * s0 + j *
+s1``, what ``make_range`` arithmetic builds; :func:`affine`) with every lane live is a strided view
+of the heap: a load copies it, a store whose lanes do not overlap assigns it, with no index array.  Anything else (no facts, misalignment, an address out of bounds) goes to
 the general path of :class:`Memory`, which raises the finding with its usual text.
 """
 
@@ -27,18 +29,31 @@ FACTS_MAX = 64  # (offsets, mask) pairs remembered per program (then forgotten a
 class Facts:
     """The live lanes of ``off`` under ``mask`` (None: every lane): ``n_live`` of ``n``, offsets
     ``lo`` ... ``hi``, the first live one ``first``, ``off64`` (``off`` as int64) and ``start``: the
-    first offset when the live lanes are lanes 0 .. n_live-1 holding consecutive offsets (else None)."""
+    first offset when the live lanes are lanes 0 .. n_live-1 holding consecutive offsets (else None).
+    ``tile``, ``(first, strides)`` of :func:`affine` when every lane is live, makes ``strides`` (in
+    elements) and ``disjoint`` (no two lanes share an element) known; else ``strides`` is None."""
 
-    __slots__ = ("off", "mask", "usable", "n", "n_live", "lo", "hi", "first", "start", "off64")
+    __slots__ = ("off", "mask", "usable", "n", "n_live", "lo", "hi", "first", "start", "_off64", "strides",
+                 "disjoint")
 
-    def __init__(self, off, mask):
+    def __init__(self, off, mask, tile=None):
         self.off, self.mask = off, mask
         self.usable = False
+        self.strides = self._off64 = None
         if off.__class__ is not np.ndarray or off.dtype.kind not in "iu" or not off.size:
             return
         if mask is not None and (mask.__class__ is not np.ndarray or mask.dtype != np.bool_ or mask.shape != off.shape):
             return
-        o = self.off64 = off.astype(I64)
+        if tile is not None:  # every lane live, a strided view: no int64 copy, no index array
+            self.first, self.strides = tile
+            self.n = self.n_live = off.size
+            spans = [(n - 1) * s for n, s in zip(off.shape, self.strides)]
+            self.lo = self.first + sum(d for d in spans if d < 0)
+            self.hi = self.first + sum(d for d in spans if d > 0)
+            self.disjoint = _disjoint(off.shape, self.strides)
+            self.start, self.usable = None, True
+            return
+        o = self._off64 = off.astype(I64)
         flat = o.ravel()
         live = flat if mask is None else flat[mask.ravel()]
         self.n, self.n_live = flat.size, live.size
@@ -51,6 +66,57 @@ class Facts:
         self.start = int(flat[0]) if prefix and run else None
 
 
+    @property
+    def off64(self) -> np.ndarray:
+        """The offsets as int64 (made on first use for an affine tile)."""
+        if self._off64 is None:
+            self._off64 = self.off.astype(I64)
+        return self._off64
+
+
+def affine(off: np.ndarray):
+    """``(first, strides)`` when ``off[i0, i1, ...] == first + i0 * strides[0] + i1 * strides[1] +
+    ...`` for every lane (strides in elements, 0 along axes of length 1), else None.  The strides
+    are read off the lanes next to lane 0 and the whole tile compared once with the tile they
+    generate, built in ``off``'s own type when its range fits (no wrap: every partial sum is a
+    lane's value)."""
+    first = int(off.flat[0])
+    zero = (0,) * off.ndim
+    strides = [0 if n == 1 else int(off[zero[:k] + (1,) + zero[k + 1:]]) - first for k, n in enumerate(off.shape)]
+    spans = [(n - 1) * s for n, s in zip(off.shape, strides)]
+    lo, hi = first + sum(d for d in spans if d < 0), first + sum(d for d in spans if d > 0)
+    info = np.iinfo(off.dtype)
+    dtype = off.dtype if info.min <= lo and hi <= info.max else I64
+    expected = None
+    for k, (n, s) in enumerate(zip(off.shape, strides)):
+        if n == 1:
+            continue
+        axis = [1] * off.ndim
+        axis[k] = n
+        line = np.arange(first if expected is None else 0, (first if expected is None else 0) + n * s, s,
+                         dtype=dtype) if s else np.full(n, first if expected is None else 0, dtype)
+        line = line.reshape(axis)
+        expected = line if expected is None else expected + line
+    return (first, tuple(strides)) if expected is not None and np.array_equal(off, expected) else None
+
+
+def _disjoint(shape, strides) -> bool:
+    """No two lanes of the affine tile ``shape`` / ``strides`` (elements) share an element."""
+    axes = sorted((abs(s), n) for n, s in zip(shape, strides) if n > 1)
+    extent = 1
+    for s, n in axes:
+        if s < extent:
+            return False
+        extent = s * (n - 1) + extent
+    return True
+
+
+def _tile(view: np.ndarray, f: Facts, base: int) -> np.ndarray:
+    """The heap ``view`` (elements) as the affine tile of ``f`` at element ``base``."""
+    size = view.itemsize
+    return np.lib.stride_tricks.as_strided(view[base + f.first:], f.off.shape, [s * size for s in f.strides])
+
+
 def facts(p, off, mask) -> Optional[Facts]:
     """The :class:`Facts` of ``(off, mask)`` for program ``p`` (kept in ``p.facts``); None when
     the general path must be taken."""
@@ -60,7 +126,14 @@ def facts(p, off, mask) -> Optional[Facts]:
     if f is None or f.off is not off or f.mask is not mask:
         if len(cache) >= FACTS_MAX:
             cache.clear()
-        f = cache[key] = Facts(off, mask)
+        tile = None
+        if off.__class__ is np.ndarray and off.ndim >= 2 and off.dtype.kind in "iu" and off.size \
+                and (mask is None or (mask.__class__ is np.ndarray and mask.shape == off.shape and mask.all())):
+            known = cache.get((id(off),))  # the offsets' own facts, whatever the mask
+            if known is None or known[0] is not off:
+                known = cache[(id(off),)] = (off, affine(off))
+            tile = known[1]
+        f = cache[key] = Facts(off, mask, tile)
     return f if f.usable else None
 
 
@@ -87,6 +160,11 @@ def load(p, mem: Memory, ptr, dtype: np.dtype, mask, other, snapshot=None):
         if hit is not None:
             f, base = hit
             view = mem.view(dtype)
+            if f.strides is not None:
+                values = view[f.off64 + base] if min(f.strides) < 0 else _tile(view, f, base).copy()
+                if other is None or getattr(other, "dtype", None) == dtype:
+                    return values
+                return masked(values, dtype, mask, other)
             if f.start is not None:
                 s = base + f.start
                 if f.n_live == f.n:
@@ -118,6 +196,16 @@ def store(p, mem: Memory, ptr, dtype: np.dtype, values, mask) -> None:
                 mem.view(dtype)[s : s + k] = v if k == f.n else v[:k]
                 if mem.writers is not None:
                     mem.writers[s * n : (s + k) * n : n] = mem.writer
+                if mem.loose is not None:  # no longer the result of a float atomic add
+                    mem.loose[s * n : (s + k) * n : n] = False
+                mem.version += 1
+                return
+            if f.strides is not None and f.disjoint and min(f.strides) >= 0 and mem.writers is None \
+                    and mem.loose is None \
+                    and values.__class__ is np.ndarray and values.shape == ptr.dims:
+                n = dtype.itemsize
+                mem.before_write((base + f.lo) * n, (base + f.hi + 1) * n)
+                _tile(mem.view(dtype), f, base)[...] = values if values.dtype == dtype else values.astype(dtype)
                 mem.version += 1
                 return
             mem.store_at(f.off64 + base, dtype, values, None if f.n_live == f.n else mask)

@@ -121,6 +121,12 @@ def _offset(st, ptr, off):
     if ptr.__class__ is OffsetPtr and ptr.off is None and off.__class__ is np.ndarray and off.shape == ptr.dims \
             and off.dtype.kind in "iu":
         return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf, ptr.heap)
+    if ptr.__class__ is OffsetPtr and ptr.off is not None and ptr.scale == st and off.__class__ is np.ndarray \
+            and off.shape == ptr.dims and off.dtype.kind in "iu":
+        k = off.flat[0]
+        if (off == k).all():  # a uniform step (a loop's `ptrs += BLOCK`): the base moves, the offsets stay
+            return OffsetPtr(ptr.base + int(k) * st, ptr.off, st, ptr.dims, ptr.buf, ptr.heap)
+        return OffsetPtr(ptr.base, ptr.off.astype(I64) + off, st, ptr.dims, ptr.buf, ptr.heap)
     if ptr.addr.__class__ is int and (off.__class__ is not np.ndarray or off.ndim == 0):
         return Ptr(ptr.addr + int(off) * st, ptr.buf, ptr.heap)
     addr = np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st
@@ -178,9 +184,12 @@ def _dot_prepare(op, c):
 @implements("tt.dot", prepare=_dot_prepare)
 def dot(p, st, args):
     a, b, acc = args[0], args[1], args[2]
-    compute = np.float32 if st.kind == "f" and st.itemsize < 4 else st
-    prod = np.matmul(np.asarray(a).astype(compute), np.asarray(b).astype(compute))
-    return (prod + np.asarray(acc).astype(compute)).astype(st)
+    compute = np.dtype(np.float32) if st.kind == "f" and st.itemsize < 4 else st
+    prod = np.matmul(np.asarray(a).astype(compute, copy=False), np.asarray(b).astype(compute, copy=False))
+    acc = np.asarray(acc)
+    if prod.shape == acc.shape:  # a fresh array: the sum in place, one rounding as before
+        return np.add(prod, acc.astype(compute, copy=False), out=prod).astype(st, copy=False)
+    return (prod + acc.astype(compute, copy=False)).astype(st, copy=False)
 
 
 def _region_prepare(op, c):

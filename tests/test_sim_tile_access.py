@@ -1,0 +1,101 @@
+"""Tile loads and stores as strided views (issue 33, "tile loads as views"): an access through
+``base + off * scale`` whose offsets are affine in the lane index reads and writes exactly what the
+general gather / scatter path of :class:`~transpiler.sim.memory.Memory` does, for any tile shape,
+strides (0 and negative included), offsets that are not affine, masks and element types; an
+affine step of a pointer tensor (``ptrs += BLOCK``) moves the base and keeps the offsets."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transpiler.sim import access
+from transpiler.sim.memory import BASE, Memory
+from transpiler.sim.pointers import OffsetPtr
+
+COUNT = 4096  # elements of the one buffer
+
+
+class _Program:
+    """What access.load / access.store read of a program: its facts cache."""
+
+    def __init__(self):
+        self.facts = {}
+
+
+tiles = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(-9, 9), st.integers(-9, 9),
+                  st.integers(0, COUNT - 1), st.sampled_from([np.int32, np.int64]),
+                  st.sampled_from([np.float16, np.float32, np.int8, np.float64]),
+                  st.one_of(st.none(), st.integers(0, 35)), st.booleans(), st.booleans())
+
+
+def _setup(tile):
+    rows, cols, s0, s1, first, off_type, dtype, perturb, masked, all_live = tile
+    dtype = np.dtype(dtype)
+    off = (first + np.arange(rows)[:, None] * s0 + np.arange(cols)[None, :] * s1).astype(off_type)
+    if perturb is not None:  # one lane off the affine pattern: the gather path
+        off.flat[perturb % off.size] += 1
+    mask = None
+    if masked:
+        mask = np.ones(off.shape, bool) if all_live else (np.arange(off.size).reshape(off.shape) % 3 != 0)
+    mem = Memory(1, [("b", COUNT * dtype.itemsize, dtype)])
+    mem.view(np.uint8)[:] = np.random.default_rng(first).integers(0, 256, mem.flat.size, dtype=np.uint8)
+    buf = mem.buffers["b"]
+    return OffsetPtr(BASE + buf.offset, off, dtype.itemsize, off.shape, buf), mask, mem, dtype
+
+
+def _inside(ptr, mask):
+    live = ptr.off if mask is None else ptr.off[mask]
+    return live.size == 0 or (live.min() >= 0 and live.max() < COUNT)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tiles)
+def test_a_tile_load_reads_what_the_gather_reads(tile):
+    ptr, mask, mem, dtype = _setup(tile)
+    if not _inside(ptr, mask):
+        return
+    got = access.load(_Program(), mem, ptr, dtype, mask, None)
+    want = mem.load(ptr, dtype, mask, None)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    assert np.array_equal(got.view(np.uint8), np.ascontiguousarray(want).view(np.uint8))
+
+
+@settings(max_examples=400, deadline=None)
+@given(tiles)
+def test_a_tile_store_writes_what_the_scatter_writes(tile):
+    ptr, mask, mem, dtype = _setup(tile)
+    if not _inside(ptr, mask):
+        return
+    values = np.arange(ptr.off.size, dtype=np.int64).reshape(ptr.off.shape).astype(dtype)
+    other = Memory(1, [("b", COUNT * dtype.itemsize, dtype)])
+    other.flat[:] = mem.flat
+    access.store(_Program(), mem, ptr, dtype, values, mask)
+    other.store(ptr, dtype, values, mask)
+    assert np.array_equal(mem.flat, other.flat)
+
+
+def test_an_affine_tile_takes_the_view_path_and_a_perturbed_one_does_not():
+    off = np.arange(4)[:, None] * 16 + np.arange(8)[None, :]
+    assert access.affine(off) == (0, (16, 1))
+    assert access.affine(off.astype(np.int32) + 5) == (5, (16, 1))
+    bent = off.copy()
+    bent[3, 7] += 1
+    assert access.affine(bent) is None
+    assert access.affine(np.zeros((3, 3), np.int32) + 7) == (7, (0, 0))
+
+
+def test_a_uniform_step_moves_the_base_and_keeps_the_offsets():
+    from transpiler.sim.ops.tt import _offset
+
+    mem = Memory(1, [("b", 4 * COUNT, np.dtype(np.float32))])
+    buf = mem.buffers["b"]
+    off = np.arange(4)[:, None] * 16 + np.arange(8)[None, :]
+    ptr = OffsetPtr(BASE, off, 4, off.shape, buf)
+    step = _offset(4, ptr, np.full(off.shape, 8, np.int32))
+    assert step.off is off and step.base == BASE + 32
+    assert np.array_equal(step.addr, ptr.addr + 32)
+    ragged = np.arange(32, dtype=np.int32).reshape(off.shape)
+    moved = _offset(4, ptr, ragged)
+    assert np.array_equal(moved.addr, ptr.addr + 4 * ragged)
