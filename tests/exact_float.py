@@ -75,6 +75,14 @@ def exact(f: float):
     return Fraction(f), bool(np.signbit(f))
 
 
+def order_key(x):
+    """A sort key of an exact value ``(value, negative)`` with -0 below +0 (not for NaN)."""
+    v, n = x
+    if v == INF:
+        return (1, 0) if not n else (-1, 0)
+    return (0, v, 0 if n and v == 0 else 1)
+
+
 def same(got, want) -> bool:
     """``got`` (a numpy float) is the rounded ``want`` = ``(value, negative)``: bit for bit (a
     finite value's bits are its value and sign), any NaN for NaN."""

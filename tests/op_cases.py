@@ -21,16 +21,16 @@ WIDTHS = [8, 16, 32, 64]
 FLOATS = ["f64", "f32", "f16", "bf16", "f8E5M2", "f8E4M3FN"]
 
 
-def run_op(name, args, operand_types, result_type, **attrs):
-    """Op ``name`` of the sim op table on ``args`` (numpy scalars), under the floating-point error
-    state of a simulator run (transpiler/sim/run.py: overflow, NaN and wrapping are results, not
-    warnings)."""
+def run_op(name, args, operand_types, result_type, p=None, **attrs):
+    """Op ``name`` of the sim op table on ``args`` (numpy scalars or arrays, pointers), under the
+    floating-point error state of a simulator run (transpiler/sim/run.py: overflow, NaN and
+    wrapping are results, not warnings); ``p`` the program (the pointer ops read ``p.run.memory``)."""
     impl = IMPLS[name]
     op = SimpleNamespace(name=name, result_types=[result_type], operand_types=list(operand_types),
                          attributes={k: IntegerAttr(v, IntegerType(64)) for k, v in attrs.items()}, properties={})
     st_ = impl.prepare(op, None) if impl.prepare else op
     with np.errstate(all="ignore"):
-        return impl.fn(None, st_, list(args))
+        return impl.fn(p, st_, list(args))
 
 
 def wrap(v: int, w: int) -> int:

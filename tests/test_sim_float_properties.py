@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 from transpiler.ir.types import FloatType, IntegerType
 
-from exact_float import DTYPES, FORMATS, INF, NAN, exact, round_exact, same
+from exact_float import DTYPES, FORMATS, INF, NAN, exact, order_key, round_exact, same
 from op_cases import FLOATS, WIDTHS, floats as _floats, ints as _ints, run_op, unsigned as _u, wrap
 
 
@@ -206,14 +206,6 @@ def test_integral_rounding_is_exact(name, t, data):
     assert same(got, round_exact(*want, t)), (name, t, float(a), float(got))
 
 
-def _order(x):
-    """A sort key of an exact value with -0 below +0 (not for NaN)."""
-    v, n = x
-    if v == INF:
-        return (1, 0) if not n else (-1, 0)
-    return (0, v, 0 if n and v == 0 else 1)
-
-
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from(["arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf"]),
        st.sampled_from(FLOATS), st.data())
@@ -231,7 +223,7 @@ def test_max_min_floats(name, t, data):
         assert same(got, round_exact(*(y if nan_x else x), t))
         return
     pick = max if "max" in name else min
-    want = pick(x, y, key=_order)
+    want = pick(x, y, key=order_key)
     if name in ("arith.maxnumf", "arith.minnumf") and x[0] == 0 and y[0] == 0:
         assert float(got) == 0
         return

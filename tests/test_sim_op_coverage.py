@@ -19,6 +19,7 @@ PY_INT = "Python integers"
 EXACT = "exact rationals (tests/exact_float.py)"
 P = "test_sim_op_properties"
 F = "test_sim_float_properties"
+T = "test_sim_tt_op_properties"
 
 COVERED = {
     **{op: (PY_INT, f"{P}::test_integer_ops_match_python_integers")
@@ -56,15 +57,18 @@ COVERED = {
                    "test_sim_libm::test_rsqrt_is_one_over_the_rounded_root"),
     "tt.fp_to_fp": (EXACT + ", rtne and rtz", "test_sim_fp_to_fp::test_fp_to_fp_matches_exact_rounding"),
     "math.fma": ("MPFR (gmpy2), f32 and f64 only", "test_sim_arith_defects::test_fma_matches_mpfr"),
+    "tt.clampf": (EXACT + ": Triton's lowering, minimumf(maximumf) for propagateNan = all, minnumf(maxnumf) for none",
+                  f"{T}::test_clampf_is_triton_s_lowering"),
+    "tt.bitcast": (PY_INT + " on the bits (scalars and tensors, every pair of types of one width)",
+                   f"{T}::test_tt_bitcast_keeps_the_bits"),
+    "arith.select": (PY_INT + " on the bits (scalar or tensor condition; pointers: tests/test_sim_provenance.py)",
+                     f"{T}::test_select_keeps_the_chosen_bits"),
+    **{op: ("the heap layout of transpiler/sim/memory.py: base + rank * heap size + buffer offset + k * element size",
+            f"{T}::test_pointer_int_round_trip") for op in ("tt.int_to_ptr", "tt.ptr_to_int")},
 }
 
-GAPS = {
-    "tt.clampf": "propagateNan attribute; no property test yet",
-    "tt.bitcast": "bit reinterpretation (arith.bitcast's test covers the scalar case); no property test yet",
-    "arith.select": "values: np.where (no property test); pointers: tests/test_sim_provenance.py",
-    **{op: "pointer conversion: provenance in tests/test_sim_provenance.py, no property test"
-       for op in ("tt.int_to_ptr", "tt.ptr_to_int")},
-}
+#: none left (issue 29): an op without a property test is listed here with its reason
+GAPS = {}
 
 #: registered, not elementwise arithmetic: memory, shape, region and program ops
 OTHER = {"arith.constant", "tt.addptr", "tt.atomic_cas", "tt.atomic_rmw", "tt.broadcast", "tt.call", "tt.cat", "tt.dot",

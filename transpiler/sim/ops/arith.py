@@ -15,7 +15,7 @@ from ..closures import binary, const, unary
 from ..memory import Ptr
 from .. import provenance
 from .table import implements
-from .common import cast, fast_apply, float_fn, result_dtype
+from .common import cast, fast_apply, float_fn, maximumf, minimumf, result_dtype
 
 CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,
         6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
@@ -59,18 +59,6 @@ def _apply2(p, st, args):
     return st(args[0], args[1])
 
 
-def _maximumf(a, b):
-    """MLIR's maximumf: NaN if either is NaN, and -0 < +0."""
-    r = np.maximum(a, b)
-    return np.where((a == 0) & (b == 0), np.where(np.signbit(a), b, a), r)[()].astype(r.dtype)
-
-
-def _minimumf(a, b):
-    """MLIR's minimumf: NaN if either is NaN, and -0 < +0."""
-    r = np.minimum(a, b)
-    return np.where((a == 0) & (b == 0), np.where(np.signbit(a), a, b), r)[()].astype(r.dtype)
-
-
 def _apply1(p, st, args):
     return st(args[0])
 
@@ -80,8 +68,8 @@ for _name, _u, _b in (("addi", np.add, np.logical_xor), ("subi", np.subtract, np
                       ("ori", np.bitwise_or, None), ("xori", np.bitwise_xor, None),
                       ("maxsi", np.maximum, None), ("minsi", np.minimum, None),
                       ("addf", np.add, None), ("subf", np.subtract, None), ("mulf", np.multiply, None),
-                      ("divf", np.divide, None), ("remf", np.fmod, None), ("maximumf", _maximumf, None),
-                      ("minimumf", _minimumf, None), ("maxnumf", np.fmax, None), ("minnumf", np.fmin, None)):
+                      ("divf", np.divide, None), ("remf", np.fmod, None), ("maximumf", maximumf, None),
+                      ("minimumf", minimumf, None), ("maxnumf", np.fmax, None), ("minnumf", np.fmin, None)):
     implements(f"arith.{_name}", prepare=_binary(_u, _b), fast=fast_apply)(_apply2)
 
 implements("arith.negf", prepare=_binary(np.negative), fast=fast_apply)(_apply1)

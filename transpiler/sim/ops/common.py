@@ -38,6 +38,18 @@ def float_fn(ufunc, dtype: np.dtype):
     return ufunc
 
 
+def maximumf(a, b):
+    """MLIR's maximumf: NaN if either is NaN, and -0 < +0."""
+    r = np.maximum(a, b)
+    return np.where((a == 0) & (b == 0), np.where(np.signbit(a), b, a), r)[()].astype(r.dtype)
+
+
+def minimumf(a, b):
+    """MLIR's minimumf: NaN if either is NaN, and -0 < +0."""
+    r = np.minimum(a, b)
+    return np.where((a == 0) & (b == 0), np.where(np.signbit(a), a, b), r)[()].astype(r.dtype)
+
+
 def cast(x, dtype: np.dtype):
     """``x`` as ``dtype`` (a numpy scalar for a scalar); an f64 ``x`` to a narrow float rounds once
     (:func:`.rounding.from_f64`)."""

@@ -16,7 +16,7 @@ from ..memory import OffsetPtr, Ptr
 from ..provenance import at_addresses
 from .table import implements
 from ..closures import binary, const, unary
-from .common import cast, map_value, result_dtype
+from .common import cast, float_fn, map_value, maximumf, minimumf, result_dtype
 from .rounding import RTNE, convert
 
 I64 = np.dtype(np.int64)
@@ -164,7 +164,7 @@ def _fp_prepare(op, c):
     return op.name, result_dtype(op), mode
 
 
-@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", "tt.clampf", prepare=_fp_prepare)
+@implements("tt.fp_to_fp", "tt.precise_sqrt", "tt.precise_divf", prepare=_fp_prepare)
 def fp_ops(p, st, args):
     """``fp_to_fp``: :func:`.rounding.convert` with the op's ``rounding`` (default rtne)."""
     name, dtype, mode = st
@@ -174,7 +174,32 @@ def fp_ops(p, st, args):
         return cast(np.sqrt(np.asarray(args[0], np.float64)), dtype)
     if name == "tt.precise_divf":
         return cast(np.asarray(args[0], np.float64) / np.asarray(args[1], np.float64), dtype)
-    return np.clip(args[0], args[1], args[2])
+
+
+#: tt.PropagateNan (TritonAttrDefs.td): NONE = 0, ALL = 0xFFFF
+PROPAGATE_NONE, PROPAGATE_ALL = 0, 0xFFFF
+
+
+def _clampf_prepare(op, c):
+    mode = attr_value(op, "propagateNan")
+    if mode not in (PROPAGATE_NONE, PROPAGATE_ALL):
+        raise NotSimulated(f"propagateNan = {mode} is neither none (0) nor all (0xFFFF)")
+    dtype = result_dtype(op)
+    up, down = (maximumf, minimumf) if mode == PROPAGATE_ALL else (np.fmax, np.fmin)
+    return float_fn(up, dtype), float_fn(down, dtype)
+
+
+@implements("tt.clampf", prepare=_clampf_prepare)
+def clampf(p, st, args):
+    """``clamp(x, min, max)`` as Triton lowers it (``ClampFOpConversion`` in triton-lang/triton's
+    lib/Conversion/TritonGPUToLLVM/ElementwiseOpToLLVM.cpp, targets with LLVM's maximum/minimum,
+    and in triton-cpu's TritonToTritonCPU/ConvertElementwiseOps.cpp): ``propagateNan = all`` is
+    ``minimumf(maximumf(x, min), max)`` (NaN if any operand is NaN, -0 < +0); ``none`` is
+    ``minnumf(maxnumf(x, min), max)`` (a NaN operand gives way to the other; of two equal zeros
+    MLIR lets either be the result).  ``tl.clamp`` calls min > max and a NaN bound undefined; the
+    composition still gives them a value, and that is the value returned."""
+    up, down = st
+    return down(up(args[0], args[1]), args[2])
 
 
 def _dot_prepare(op, c):
