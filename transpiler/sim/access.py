@@ -10,7 +10,8 @@ changes an array a value holds, so a kept array's facts stay true while the prog
 An access then checks ``base + lo * scale`` and ``base + hi * scale`` only, and a contiguous run is
 one slice of the heap.  A tile whose offsets are affine in the lane index (``first + i * s0 + j *
 s1``, what ``make_range`` arithmetic builds; :func:`affine`) with every lane live is a strided view
-of the heap: a load copies it, a store whose lanes do not overlap assigns it, with no index array.  Anything else (no facts, misalignment, an address out of bounds) goes to
+of the heap: a load copies it, a store whose lanes do not overlap assigns it, with no index array.
+Anything else (no facts, misalignment, an address out of bounds) goes to
 the general path of :class:`Memory`, which raises the finding with its usual text.
 """
 
@@ -47,9 +48,7 @@ class Facts:
         if tile is not None:  # every lane live, a strided view: no int64 copy, no index array
             self.first, self.strides = tile
             self.n = self.n_live = off.size
-            spans = [(n - 1) * s for n, s in zip(off.shape, self.strides)]
-            self.lo = self.first + sum(d for d in spans if d < 0)
-            self.hi = self.first + sum(d for d in spans if d > 0)
+            self.lo, self.hi = _bounds(self.first, off.shape, self.strides)
             self.disjoint = _disjoint(off.shape, self.strides)
             self.start, self.usable = None, True
             return
@@ -78,26 +77,26 @@ def affine(off: np.ndarray):
     """``(first, strides)`` when ``off[i0, i1, ...] == first + i0 * strides[0] + i1 * strides[1] +
     ...`` for every lane (strides in elements, 0 along axes of length 1), else None.  The strides
     are read off the lanes next to lane 0 and the whole tile compared once with the tile they
-    generate, built in ``off``'s own type when its range fits (no wrap: every partial sum is a
-    lane's value)."""
+    generate, built in ``off``'s own type when its range and spans fit (no wrap: every partial
+    sum is a lane's value)."""
     first = int(off.flat[0])
     zero = (0,) * off.ndim
     strides = [0 if n == 1 else int(off[zero[:k] + (1,) + zero[k + 1:]]) - first for k, n in enumerate(off.shape)]
-    spans = [(n - 1) * s for n, s in zip(off.shape, strides)]
-    lo, hi = first + sum(d for d in spans if d < 0), first + sum(d for d in spans if d > 0)
+    lo, hi = _bounds(first, off.shape, strides)
     info = np.iinfo(off.dtype)
-    dtype = off.dtype if info.min <= lo and hi <= info.max else I64
-    expected = None
+    fits = info.min <= min(lo, lo - first) and max(hi, hi - first) <= info.max
+    expected = np.array(first, off.dtype if fits else I64)
     for k, (n, s) in enumerate(zip(off.shape, strides)):
-        if n == 1:
-            continue
         axis = [1] * off.ndim
         axis[k] = n
-        line = np.arange(first if expected is None else 0, (first if expected is None else 0) + n * s, s,
-                         dtype=dtype) if s else np.full(n, first if expected is None else 0, dtype)
-        line = line.reshape(axis)
-        expected = line if expected is None else expected + line
-    return (first, tuple(strides)) if expected is not None and np.array_equal(off, expected) else None
+        expected = expected + (np.arange(n, dtype=expected.dtype) * s).reshape(axis)
+    return (first, tuple(strides)) if np.array_equal(off, expected) else None
+
+
+def _bounds(first: int, shape, strides):
+    """``(lo, hi)``: the smallest and largest offset of the affine tile ``first``, ``shape``, ``strides``."""
+    spans = [(n - 1) * s for n, s in zip(shape, strides)]
+    return first + sum(d for d in spans if d < 0), first + sum(d for d in spans if d > 0)
 
 
 def _disjoint(shape, strides) -> bool:
