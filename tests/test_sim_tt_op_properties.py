@@ -51,17 +51,19 @@ def test_clampf_is_triton_s_lowering(t, mode, n, ordered, data):
     """propagateNan = all: NaN if any operand is NaN, -0 < +0; none: a NaN operand gives way to
     the other, either zero of two equal ones.  Bounds in order or not (min > max: the
     composition's value).  Each lane of a tensor, and the first lane alone as a scalar."""
-    lanes = [[data.draw(_floats(t)) for _ in range(3)] for _ in range(n)]
+    dt = DTYPES[t]
+    value = st.one_of(_floats(t), st.sampled_from([dt.type(0.0), dt.type(-0.0)]))
+    lanes = [[data.draw(value) for _ in range(3)] for _ in range(n)]
     if ordered:  # most kernels clamp with min <= max
         for lane in lanes:
             if float(lane[1]) > float(lane[2]):
                 lane[1], lane[2] = lane[2], lane[1]
     ty = FloatType(t)
     tensor = RankedTensorType((n,), ty)
-    cols = [np.array([lane[k] for lane in lanes], DTYPES[t]) for k in range(3)]
+    cols = [np.array([lane[k] for lane in lanes], dt) for k in range(3)]
     got = run_op("tt.clampf", cols, [tensor] * 3, tensor, propagateNan=mode)
     scalar = run_op("tt.clampf", lanes[0], [ty] * 3, ty, propagateNan=mode)
-    assert np.asarray(got).dtype == DTYPES[t] and np.asarray(scalar).dtype == DTYPES[t]
+    assert np.asarray(got).dtype == dt and np.asarray(scalar).dtype == dt
     for k, (x, lo, hi) in enumerate(lanes):
         wants = _clamp_ref(exact(float(x)), exact(float(lo)), exact(float(hi)), mode == ALL)
         for value in [got[k]] + ([scalar] if k == 0 else []):
