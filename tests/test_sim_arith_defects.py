@@ -111,3 +111,18 @@ def test_fma_matches_mpfr(width, data):
         assert np.isnan(got)
     else:
         assert _bits(got, dtype) == _bits(want, dtype), (a, b, c, got, want)
+
+
+@pytest.mark.parametrize("name", ["arith.divsi", "arith.remsi", "arith.divui", "arith.remui", "arith.floordivsi",
+                                  "arith.ceildivsi", "arith.ceildivui"])
+@pytest.mark.parametrize("divisor", [np.int32(0), np.array([3, 0, 5], np.int32)], ids=["scalar", "one-lane"])
+def test_integer_division_by_zero_is_a_finding(name, divisor):
+    """MLIR leaves it undefined; the simulator reports it (SPEC.md section 7), for a scalar and
+    for one zero lane of a tensor."""
+    from transpiler.sim.errors import Finding
+
+    dividend = np.int32(7) if divisor.ndim == 0 else np.array([7, 7, 7], np.int32)
+    with pytest.raises(Finding, match="divides by zero"):
+        _op(name, dividend, divisor, result=IntegerType(32))
+    assert _op(name, dividend, np.int32(2) if divisor.ndim == 0 else np.array([2, 3, 5], np.int32),
+               result=IntegerType(32)) is not None

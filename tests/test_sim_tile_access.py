@@ -92,3 +92,39 @@ def test_a_uniform_step_moves_the_base_and_keeps_the_offsets():
     ragged = np.arange(32, dtype=np.int32).reshape(off.shape)
     moved = _offset(4, ptr, ragged)
     assert np.array_equal(moved.addr, ptr.addr + 4 * ragged)
+
+
+lines = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(-2**31, 2**31 - 1),
+                  st.integers(-2**31, 2**31 - 1), st.integers(-2**31, 2**31 - 1), st.integers(-2**31, 2**31 - 1),
+                  st.sampled_from([np.int8, np.int32, np.int64]), st.integers(0, 40))
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines)
+def test_the_form_noted_for_a_sum_of_broadcasts_is_every_lane_s(line):
+    """``rows[:, None] * s + cols[None, :]`` as the kernels build it: the form note_sum keeps
+    gives each lane of the wrapped sum exactly, and none is kept when a lane wrapped (so the
+    access compares the lanes, or gathers)."""
+    rows, cols, r0, rs, c0, cs, dtype, perturb = line
+    info = np.iinfo(dtype)
+    col = (c0 + np.arange(cols) * cs).astype(dtype)  # wraps as arith would
+    row = (r0 + np.arange(rows) * rs).astype(dtype)[:, None]
+    if perturb < rows:  # a row off the line: no form for the sum
+        row[perturb, 0] += 1
+    x, y = np.broadcast_to(row, (rows, cols)), np.broadcast_to(col[None, :], (rows, cols))
+    with np.errstate(over="ignore"):
+        r = x + y
+    p = _Program()
+    access.note_sum(p, r, x, y)
+    noted = p.facts.get((id(r),))
+    exact = row.astype(object) + col.astype(object)[None, :]
+    if noted is None:  # then one is no broadcast, a line is not affine or a lane of the sum wrapped
+        steps = [np.diff(v.astype(object).ravel()) for v in (row, col)]
+        affine = all(len(set(d)) <= 1 for d in steps)
+        fits = info.min <= min(exact.flat) and max(exact.flat) <= info.max
+        assert rows == 1 or cols == 1 or not affine or not fits
+        return
+    first, strides = noted[1]
+    lanes = first + np.arange(rows)[:, None].astype(object) * strides[0] + np.arange(cols)[None, :].astype(object) * strides[1]
+    assert (lanes == exact).all() and (r.astype(object) == exact).all()
+    assert info.min <= min(exact.flat) and max(exact.flat) <= info.max

@@ -79,6 +79,13 @@ def affine(off: np.ndarray):
     are read off the lanes next to lane 0 and the whole tile compared once with the tile they
     generate, built in ``off``'s own type when its range and spans fit (no wrap: every partial
     sum is a lane's value)."""
+    lines = [k for k, n in enumerate(off.shape) if n > 1]
+    if len(lines) <= 1:  # one line of lanes (a broadcast's compact part): first + i * s
+        flat = off.reshape(-1)
+        first = int(flat[0])
+        s = int(flat[1]) - first if flat.size > 1 else 0
+        same = (flat == first) if s == 0 else (flat == np.arange(first, first + s * flat.size, s, dtype=I64))
+        return (first, tuple(s if k in lines else 0 for k in range(off.ndim))) if same.all() else None
     first = int(off.flat[0])
     zero = (0,) * off.ndim
     strides = [0 if n == 1 else int(off[zero[:k] + (1,) + zero[k + 1:]]) - first for k, n in enumerate(off.shape)]
@@ -91,6 +98,37 @@ def affine(off: np.ndarray):
         axis[k] = n
         expected = expected + (np.arange(n, dtype=expected.dtype) * s).reshape(axis)
     return (first, tuple(strides)) if np.array_equal(off, expected) else None
+
+
+def note_sum(p, r, x, y) -> None:
+    """Keep in ``p.facts`` the affine form of ``r = x + y`` (arrays of one shape, an integer
+    ``arith.addi``) when ``x`` and ``y`` are broadcasts of affine lanes (numpy stride 0 along an
+    axis, as ``tt.broadcast`` makes them), read off their compact parts: O(rows + columns), not
+    O(tile).  Exact: the forms give the lanes of ``x`` and ``y`` as integers, and when their sum's
+    range fits ``r``'s type no lane wrapped, so every lane of ``r`` is the form's."""
+    if r.__class__ is not np.ndarray or x.__class__ is not np.ndarray or y.__class__ is not np.ndarray \
+            or r.ndim < 2 or x.shape != r.shape or y.shape != r.shape or r.dtype.kind not in "iu" or not r.size:
+        return
+    fx = _compact_form(x)
+    fy = _compact_form(y) if fx is not None else None
+    if fy is None:
+        return
+    first, strides = fx[0] + fy[0], tuple(s + t for s, t in zip(fx[1], fy[1]))
+    lo, hi = _bounds(first, r.shape, strides)
+    info = np.iinfo(r.dtype)
+    if info.min <= lo and hi <= info.max:
+        p.facts[(id(r),)] = (r, (first, strides))
+
+
+def _compact_form(x: np.ndarray):
+    """:func:`affine` of a broadcast ``x`` read on its compact part (one lane along each axis
+    of numpy stride 0); None when ``x`` is no broadcast (its lanes would all be read)."""
+    if x.dtype.kind not in "iu":
+        return None
+    part = tuple(slice(0, 1) if s == 0 and n > 1 else slice(None) for s, n in zip(x.strides, x.shape))
+    if all(k.stop is None for k in part):
+        return None
+    return affine(x[part])
 
 
 def _bounds(first: int, shape, strides):

@@ -12,6 +12,7 @@ from ..dtypes import dense_value, dtype_of, scalar_attr, unsigned
 from ..errors import Finding, NotSimulated
 from ..attrs import attr as attr_of, attr_value
 from ..closures import binary, const, unary
+from ..access import note_sum
 from ..memory import Ptr
 from .. import provenance
 from .table import implements
@@ -63,7 +64,42 @@ def _apply1(p, st, args):
     return st(args[0])
 
 
-for _name, _u, _b in (("addi", np.add, np.logical_xor), ("subi", np.subtract, np.logical_xor),
+class TileAdd:
+    """The static data of an ``arith.addi`` whose result is an integer tensor of rank >= 2: the
+    sum ``g``, and (:func:`_addi_fast`) the result's affine form noted for the access that reads
+    through it (:func:`transpiler.sim.access.note_sum`), so that a tile of pointers built as
+    ``rows[:, None] * stride + cols[None, :]`` is a strided view without comparing its lanes."""
+
+    __slots__ = ("g",)
+
+    def __init__(self, g):
+        self.g = g
+
+    def __call__(self, x, y):
+        return self.g(x, y)
+
+
+def _addi_prepare(op, c):
+    g = _binary(np.add, np.logical_xor)(op, c)
+    shape = getattr(op.result_types[0], "shape", ())
+    return TileAdd(g) if len(shape) >= 2 and result_dtype(op).kind in "iu" else g
+
+
+def _addi_fast(st, ins, outs):
+    if st.__class__ is not TileAdd or outs.__class__ is not int:
+        return fast_apply(st, ins, outs)
+    a, b = ins
+    g = st.g
+
+    def run(p, f):
+        x, y = f[a], f[b]
+        r = f[outs] = g(x, y)
+        note_sum(p, r, x, y)
+    return run
+
+
+implements("arith.addi", prepare=_addi_prepare, fast=_addi_fast)(_apply2)
+for _name, _u, _b in (("subi", np.subtract, np.logical_xor),
                       ("muli", np.multiply, np.logical_and), ("andi", np.bitwise_and, None),
                       ("ori", np.bitwise_or, None), ("xori", np.bitwise_xor, None),
                       ("maxsi", np.maximum, None), ("minsi", np.minimum, None),
@@ -76,7 +112,7 @@ implements("arith.negf", prepare=_binary(np.negative), fast=fast_apply)(_apply1)
 
 
 def _nonzero(b):
-    if np.any(np.asarray(b) == 0):
+    if (b == 0 if b.__class__ is not np.ndarray else (b == 0).any()):
         raise Finding("divides by zero")
 
 
