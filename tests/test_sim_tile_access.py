@@ -128,3 +128,29 @@ def test_the_form_noted_for_a_sum_of_broadcasts_is_every_lane_s(line):
     lanes = first + np.arange(rows)[:, None].astype(object) * strides[0] + np.arange(cols)[None, :].astype(object) * strides[1]
     assert (lanes == exact).all() and (r.astype(object) == exact).all()
     assert info.min <= min(exact.flat) and max(exact.flat) <= info.max
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(-9, 9), st.integers(-9, 9), st.integers(0, COUNT - 1),
+       st.booleans())
+def test_a_broadcast_pointer_plus_broadcast_offsets_is_the_tile_it_addresses(rows, cols, s0, s1, first, splat):
+    """``c_ptr + (rows * s0)[:, None]`` broadcast, then ``+ (cols * s1)[None, :]`` broadcast (the
+    C store of the GEMM tutorials): the pointer stays ``base + off`` through the shape op, its
+    addresses are the plain pointer's, and a load through it reads what the gather reads."""
+    from transpiler.sim.ops.tt import _offset
+
+    mem = Memory(1, [("b", COUNT * 4, np.float32)])
+    mem.view(np.float32)[:] = np.arange(COUNT, dtype=np.float32)
+    buf = mem.buffers["b"]
+    row = (first + np.arange(rows) * s0).astype(np.int32)[:, None]
+    col = (np.arange(cols) * s1).astype(np.int32)[None, :]
+    start = OffsetPtr(BASE + buf.offset, None, 4, (rows, 1), buf)
+    ptr = (start if splat else _offset(4, start, row)).map(lambda a: np.broadcast_to(a, (rows, cols)))
+    assert ptr.__class__ is OffsetPtr and ptr.shape == (rows, cols)
+    p = _Program()
+    tile = _offset(4, ptr, np.broadcast_to(col, (rows, cols)), p)
+    want = BASE + buf.offset + 4 * ((0 if splat else row.astype(np.int64)) + col.astype(np.int64))
+    assert np.array_equal(tile.addr, np.broadcast_to(want, (rows, cols)))
+    assume(0 <= want.min() - BASE - buf.offset and want.max() - BASE - buf.offset < COUNT * 4)
+    got = access.load(p, mem, tile, np.dtype(np.float32), None, None)
+    assert np.array_equal(got, mem.load(tile, np.dtype(np.float32), None, None))

@@ -75,5 +75,12 @@ class OffsetPtr(Ptr):
     def shape(self) -> Tuple[int, ...]:
         return self.dims
 
-    def map(self, f) -> Ptr:
-        return Ptr(f(self.addr), self.buf, self.heap)
+    def map(self, f) -> "OffsetPtr":
+        """The same base and provenance, ``f`` (a shape op: broadcast, expand_dims, reshape,
+        trans) applied to the offsets (a view where numpy makes one), so that the tile stays
+        ``base + off * scale`` for :mod:`transpiler.sim.access`."""
+        if self.off is None:
+            dims = f(np.broadcast_to(np.int8(0), self.dims)).shape
+            return OffsetPtr(self.base, None, self.scale, dims, self.buf, self.heap)
+        off = f(self.off)
+        return OffsetPtr(self.base, off, self.scale, off.shape, self.buf, self.heap)

@@ -4,7 +4,6 @@ arithmetic, ``dot``, ``reduce``/``scan`` with their combiner regions, calls.  Me
 
 from __future__ import annotations
 
-from functools import partial
 
 import numpy as np
 
@@ -12,10 +11,11 @@ from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee, shape_of
 from ..errors import NotSimulated
 from ..interp import call_function, run_region
+from ..access import note_sum
 from ..memory import OffsetPtr, Ptr
 from ..provenance import at_addresses
 from .table import implements
-from ..closures import binary, const, unary
+from ..closures import const, unary
 from .common import cast, float_fn, map_value, maximumf, minimumf, result_dtype
 from .rounding import RTNE, convert
 
@@ -111,13 +111,24 @@ def _addptr_prepare(op, c):
     return dtype_of(pointee(op.result_types[0])).itemsize
 
 
-@implements("tt.addptr", prepare=_addptr_prepare, fast=lambda st, ins, outs: binary(partial(_offset, st), ins, outs))
+def _addptr_fast(st, ins, outs):
+    if outs.__class__ is not int or len(ins) != 2:
+        return None
+    a, b = ins
+
+    def run(p, f):
+        f[outs] = _offset(st, f[a], f[b], p)
+    return run
+
+
+@implements("tt.addptr", prepare=_addptr_prepare, fast=_addptr_fast)
 def addptr(p, st, args):
-    return _offset(st, args[0], args[1])
+    return _offset(st, args[0], args[1], p)
 
 
-def _offset(st, ptr, off):
-    """``ptr + off * st`` (``st`` the pointee's size in bytes)."""
+def _offset(st, ptr, off, p=None):
+    """``ptr + off * st`` (``st`` the pointee's size in bytes); a sum of two offset tensors notes
+    its affine form for program ``p``'s accesses (:func:`.access.note_sum`)."""
     if ptr.__class__ is OffsetPtr and ptr.off is None and off.__class__ is np.ndarray and off.shape == ptr.dims \
             and off.dtype.kind in "iu":
         return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf, ptr.heap)
@@ -126,7 +137,10 @@ def _offset(st, ptr, off):
         k = off.flat[0]
         if (off == k).all():  # a uniform step (a loop's `ptrs += BLOCK`): the base moves, the offsets stay
             return OffsetPtr(ptr.base + int(k) * st, ptr.off, st, ptr.dims, ptr.buf, ptr.heap)
-        return OffsetPtr(ptr.base, ptr.off.astype(I64) + off, st, ptr.dims, ptr.buf, ptr.heap)
+        total = np.add(ptr.off, off, dtype=I64)
+        if p is not None:
+            note_sum(p, total, ptr.off, off)
+        return OffsetPtr(ptr.base, total, st, ptr.dims, ptr.buf, ptr.heap)
     if ptr.addr.__class__ is int and (off.__class__ is not np.ndarray or off.ndim == 0):
         return Ptr(ptr.addr + int(off) * st, ptr.buf, ptr.heap)
     addr = np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st
