@@ -154,3 +154,20 @@ def test_a_broadcast_pointer_plus_broadcast_offsets_is_the_tile_it_addresses(row
     assume(0 <= want.min() - BASE - buf.offset and want.max() - BASE - buf.offset < COUNT * 4)
     got = access.load(p, mem, tile, np.dtype(np.float32), None, None)
     assert np.array_equal(got, mem.load(tile, np.dtype(np.float32), None, None))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 4), st.booleans()), min_size=1, max_size=3),
+       st.sampled_from([np.int32, np.int8, np.bool_, np.float16]), st.booleans())
+def test_tt_broadcast_is_numpy_s_broadcast(axes, dtype, strided):
+    """tt.broadcast's own view equals ``np.broadcast_to``: values, shape, read-only; an input
+    that is not C-contiguous (a view) goes through numpy itself."""
+    from transpiler.sim.ops.tt import broadcast_to
+
+    src = tuple(1 if stretch else n for n, stretch in axes)
+    shape = tuple(n for n, _ in axes)
+    a = (np.arange(int(np.prod(src)) * 2) % 7).astype(dtype)
+    a = a[::2].reshape(src) if strided else a[: int(np.prod(src))].reshape(src)
+    got, want = broadcast_to(a, shape), np.broadcast_to(a, shape)
+    assert got.shape == want.shape and got.dtype == want.dtype and not got.flags.writeable
+    assert np.array_equal(got, want)
