@@ -80,7 +80,7 @@ def test_an_affine_tile_takes_the_view_path_and_a_perturbed_one_does_not():
 
 
 def test_a_uniform_step_moves_the_base_and_keeps_the_offsets():
-    from transpiler.sim.ops.tt import _offset
+    from transpiler.sim.ops.tiles import offset as _offset
 
     mem = Memory(1, [("b", 4 * COUNT, np.dtype(np.float32))])
     buf = mem.buffers["b"]
@@ -137,7 +137,7 @@ def test_a_broadcast_pointer_plus_broadcast_offsets_is_the_tile_it_addresses(row
     """``c_ptr + (rows * s0)[:, None]`` broadcast, then ``+ (cols * s1)[None, :]`` broadcast (the
     C store of the GEMM tutorials): the pointer stays ``base + off`` through the shape op, its
     addresses are the plain pointer's, and a load through it reads what the gather reads."""
-    from transpiler.sim.ops.tt import _offset
+    from transpiler.sim.ops.tiles import offset as _offset
 
     mem = Memory(1, [("b", COUNT * 4, np.float32)])
     mem.view(np.float32)[:] = np.arange(COUNT, dtype=np.float32)
@@ -162,7 +162,7 @@ def test_a_broadcast_pointer_plus_broadcast_offsets_is_the_tile_it_addresses(row
 def test_tt_broadcast_is_numpy_s_broadcast(axes, dtype, strided):
     """tt.broadcast's own view equals ``np.broadcast_to``: values, shape, read-only; an input
     that is not C-contiguous (a view) goes through numpy itself."""
-    from transpiler.sim.ops.tt import broadcast_to
+    from transpiler.sim.ops.tiles import broadcast_to
 
     src = tuple(1 if stretch else n for n, stretch in axes)
     shape = tuple(n for n, _ in axes)

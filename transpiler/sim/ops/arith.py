@@ -12,10 +12,10 @@ from ..dtypes import dense_value, dtype_of, scalar_attr, unsigned
 from ..errors import Finding, NotSimulated
 from ..attrs import attr as attr_of, attr_value
 from ..closures import binary, const, unary
-from ..access import note_sum
 from ..memory import Ptr
 from .. import provenance
 from .table import implements
+from .tiles import TileAdd, addi_fast
 from .common import cast, fast_apply, float_fn, maximumf, minimumf, result_dtype
 
 CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,
@@ -64,41 +64,13 @@ def _apply1(p, st, args):
     return st(args[0])
 
 
-class TileAdd:
-    """The static data of an ``arith.addi`` whose result is an integer tensor of rank >= 2: the
-    sum ``g``, and (:func:`_addi_fast`) the result's affine form noted for the access that reads
-    through it (:func:`transpiler.sim.access.note_sum`), so that a tile of pointers built as
-    ``rows[:, None] * stride + cols[None, :]`` is a strided view without comparing its lanes."""
-
-    __slots__ = ("g",)
-
-    def __init__(self, g):
-        self.g = g
-
-    def __call__(self, x, y):
-        return self.g(x, y)
-
-
 def _addi_prepare(op, c):
     g = _binary(np.add, np.logical_xor)(op, c)
     shape = getattr(op.result_types[0], "shape", ())
     return TileAdd(g) if len(shape) >= 2 and result_dtype(op).kind in "iu" else g
 
 
-def _addi_fast(st, ins, outs):
-    if st.__class__ is not TileAdd or outs.__class__ is not int:
-        return fast_apply(st, ins, outs)
-    a, b = ins
-    g = st.g
-
-    def run(p, f):
-        x, y = f[a], f[b]
-        r = f[outs] = g(x, y)
-        note_sum(p, r, x, y)
-    return run
-
-
-implements("arith.addi", prepare=_addi_prepare, fast=_addi_fast)(_apply2)
+implements("arith.addi", prepare=_addi_prepare, fast=addi_fast)(_apply2)
 for _name, _u, _b in (("subi", np.subtract, np.logical_xor),
                       ("muli", np.multiply, np.logical_and), ("andi", np.bitwise_and, None),
                       ("ori", np.bitwise_or, None), ("xori", np.bitwise_xor, None),

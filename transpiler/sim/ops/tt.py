@@ -11,11 +11,11 @@ from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee, shape_of
 from ..errors import NotSimulated
 from ..interp import call_function, run_region
-from ..access import note_sum
 from ..memory import OffsetPtr, Ptr
 from ..provenance import at_addresses
 from .table import implements
 from ..closures import const, unary
+from .tiles import addptr_fast, broadcast_to, offset
 from .common import cast, float_fn, map_value, maximumf, minimumf, result_dtype
 from .rounding import RTNE, convert
 
@@ -70,25 +70,6 @@ def splat(p, st, args):
     return _splat(st)(args[0])
 
 
-def broadcast_to(a, shape):
-    """``np.broadcast_to(a, shape)`` (a read-only view, numpy stride 0 along the axes it
-    stretches), built by the ndarray constructor when ``a`` is a C-contiguous array of the same
-    rank: ``tt.broadcast`` runs a dozen times per GEMM iteration, and numpy's function costs
-    about 6 us where the view costs 1."""
-    if a.__class__ is np.ndarray and a.ndim == len(shape) and a.flags.c_contiguous:
-        strides = []
-        for n, m, s in zip(a.shape, shape, a.strides):
-            if n != m:
-                if n != 1:
-                    return np.broadcast_to(a, shape)  # numpy's error
-                s = 0
-            strides.append(s)
-        view = np.ndarray(shape, a.dtype, a, 0, tuple(strides))
-        view.flags.writeable = False
-        return view
-    return np.broadcast_to(a, shape)
-
-
 @implements("tt.broadcast", prepare=_shape_dtype)
 def broadcast(p, st, args):
     shape = st[0]
@@ -130,40 +111,9 @@ def _addptr_prepare(op, c):
     return dtype_of(pointee(op.result_types[0])).itemsize
 
 
-def _addptr_fast(st, ins, outs):
-    if outs.__class__ is not int or len(ins) != 2:
-        return None
-    a, b = ins
-
-    def run(p, f):
-        f[outs] = _offset(st, f[a], f[b], p)
-    return run
-
-
-@implements("tt.addptr", prepare=_addptr_prepare, fast=_addptr_fast)
+@implements("tt.addptr", prepare=_addptr_prepare, fast=addptr_fast)
 def addptr(p, st, args):
-    return _offset(st, args[0], args[1], p)
-
-
-def _offset(st, ptr, off, p=None):
-    """``ptr + off * st`` (``st`` the pointee's size in bytes); a sum of two offset tensors notes
-    its affine form for program ``p``'s accesses (:func:`.access.note_sum`)."""
-    if ptr.__class__ is OffsetPtr and ptr.off is None and off.__class__ is np.ndarray and off.shape == ptr.dims \
-            and off.dtype.kind in "iu":
-        return OffsetPtr(ptr.base, off, st, ptr.dims, ptr.buf, ptr.heap)
-    if ptr.__class__ is OffsetPtr and ptr.off is not None and ptr.scale == st and off.__class__ is np.ndarray \
-            and off.shape == ptr.dims and off.dtype.kind in "iu":
-        k = off.flat[0]
-        if (off == k).all():  # a uniform step (a loop's `ptrs += BLOCK`): the base moves, the offsets stay
-            return OffsetPtr(ptr.base + int(k) * st, ptr.off, st, ptr.dims, ptr.buf, ptr.heap)
-        total = np.add(ptr.off, off, dtype=I64)
-        if p is not None:
-            note_sum(p, total, ptr.off, off)
-        return OffsetPtr(ptr.base, total, st, ptr.dims, ptr.buf, ptr.heap)
-    if ptr.addr.__class__ is int and (off.__class__ is not np.ndarray or off.ndim == 0):
-        return Ptr(ptr.addr + int(off) * st, ptr.buf, ptr.heap)
-    addr = np.asarray(ptr.addr, dtype=I64) + np.asarray(off).astype(I64) * st
-    return Ptr(addr, ptr.buf, ptr.heap, None if ptr.lanes is None else np.broadcast_to(ptr.lanes, addr.shape))
+    return offset(st, args[0], args[1], p)
 
 
 def _bitcast_prepare(op, c):
