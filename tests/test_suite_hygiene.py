@@ -13,9 +13,12 @@ test may skip for is one the README lists.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import runpy
+import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import side_tools  # noqa: F401  (puts tests/tools, side_venv's folder, on sys.path)
@@ -147,3 +150,28 @@ def test_tritons_fp_fusion_warning_is_not_shown():
     with warnings.catch_warnings(record=True) as seen:
         warnings.warn("TRITON_DEFAULT_FP_FUSION is unset: defaulting to FP fusion ENABLED", UserWarning)
     assert not seen, [str(w.message) for w in seen]
+
+
+def test_a_side_venv_whose_python_is_gone_is_made_again(tmp_path, monkeypatch):
+    """A cached environment marked complete whose ``bin/python`` links into a deleted venv (a
+    CI clone's ``.venv-py3.9``) is rebuilt, from the interpreter itself rather than a venv link."""
+    monkeypatch.setenv("TTD_LOWER_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("TTD_DOWNSTREAM_CACHE", raising=False)
+    python, version = sys.executable, tuple(sys.version_info[:2])
+    monkeypatch.setattr(side_venv, "find_python", lambda lo, hi: (python, version))
+    ran = []
+
+    def run(cmd, **kw):
+        ran.append(cmd)
+        if cmd[1:3] == ["-m", "venv"]:
+            (Path(cmd[3]) / "bin").mkdir(parents=True)
+            (Path(cmd[3]) / "bin" / "python").symlink_to(sys.executable)
+        return SimpleNamespace(returncode=0, stdout="", stderr="")
+
+    monkeypatch.setattr(side_venv.subprocess, "run", run)
+    first = side_venv.ensure("filecheck")
+    assert len(ran) == 2 and ran[0][0] == os.path.realpath(python)
+    (first / "python").unlink()
+    (first / "python").symlink_to(tmp_path / "deleted-clone" / ".venv-py3.9" / "bin" / "python")
+    assert side_venv.ensure("filecheck") == first and len(ran) == 4  # made again
+    assert side_venv.ensure("filecheck") == first and len(ran) == 4  # then reused

@@ -71,7 +71,13 @@ def _earlier(venv: Path) -> Optional[Path]:
     if os.environ.get("TTD_LOWER_CACHE") or os.environ.get("TTD_DOWNSTREAM_CACHE"):
         return None
     old = LEGACY.expanduser() / venv.name
-    return old if (old / ".ttd-complete").exists() else None
+    return old if complete(old) else None
+
+
+def complete(venv: Path) -> bool:
+    """Whether ``venv`` was made to the end and its python still exists (its link may point
+    into an interpreter or a venv that has since been deleted: then it is made again)."""
+    return (venv / ".ttd-complete").exists() and (venv / "bin" / "python").exists()
 
 
 def _version(python: str) -> Optional[Tuple[int, int]]:
@@ -129,14 +135,16 @@ def ensure(name: str, extra: Sequence[str] = ()) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     venv = root / f"{name}-py{version[0]}{version[1]}-{key}"
     done = venv / ".ttd-complete"
-    earlier = None if done.exists() else _earlier(venv)
-    if earlier is not None:
+    earlier = None if complete(venv) else _earlier(venv)
+    if earlier is not None and complete(earlier):
         return earlier / "bin"
     with open(root / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel runs make it once
-        if not done.exists():
+        if not complete(venv):
             shutil.rmtree(venv, ignore_errors=True)
-            steps = [[python, "-m", "venv", str(venv)],
+            # from the interpreter itself, not a venv's link to it: a venv made from another
+            # venv's python (a CI clone's .venv-py3.9) breaks when that clone is deleted
+            steps = [[os.path.realpath(python), "-m", "venv", str(venv)],
                      [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                       *requirements]]
             for cmd in steps:
