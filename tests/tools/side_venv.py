@@ -136,7 +136,7 @@ def ensure(name: str, extra: Sequence[str] = ()) -> Path:
     venv = root / f"{name}-py{version[0]}{version[1]}-{key}"
     done = venv / ".ttd-complete"
     earlier = None if complete(venv) else _earlier(venv)
-    if earlier is not None and complete(earlier):
+    if earlier is not None:
         return earlier / "bin"
     with open(root / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # parallel runs make it once

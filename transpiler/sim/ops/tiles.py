@@ -1,6 +1,6 @@
-"""Tile helpers of the hot ops (issue 33): ``tt.broadcast``'s view, ``tt.addptr`` as base + offsets, and the ``arith.addi`` of
-integer tiles that notes its affine form for :mod:`transpiler.sim.access` (SPEC.md section 7:
-the values are numpy's; only the cost changes)."""
+"""Tile helpers of the hot ops (issue 33): ``tt.broadcast``'s view, ``tt.addptr`` as base +
+offsets, and the ``arith.addi`` of integer tiles that notes its affine form for
+:mod:`transpiler.sim.access` (SPEC.md section 7: the values are numpy's; only the cost changes)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def broadcast_to(a, shape):
 
 class TileAdd:
     """The static data of an ``arith.addi`` whose result is an integer tensor of rank >= 2: the
-    sum ``g``, and (:func:`_addi_fast`) the result's affine form noted for the access that reads
+    sum ``g``, and (:func:`addi_fast`) the result's affine form noted for the access that reads
     through it (:func:`transpiler.sim.access.note_sum`), so that a tile of pointers built as
     ``rows[:, None] * stride + cols[None, :]`` is a strided view without comparing its lanes."""
 
@@ -48,6 +48,8 @@ class TileAdd:
 
 
 def addi_fast(st, ins, outs):
+    """The instruction of ``arith.addi``: :func:`.common.fast_apply`'s, plus :func:`note_sum`
+    on the result when ``st`` is a :class:`TileAdd`."""
     if st.__class__ is not TileAdd or outs.__class__ is not int:
         return fast_apply(st, ins, outs)
     a, b = ins
@@ -61,6 +63,8 @@ def addi_fast(st, ins, outs):
 
 
 def addptr_fast(st, ins, outs):
+    """The instruction of ``tt.addptr`` (``st`` the pointee's size in bytes): :func:`offset`
+    with the running program, whose facts a sum of offsets is noted in."""
     if outs.__class__ is not int or len(ins) != 2:
         return None
     a, b = ins

@@ -4,7 +4,6 @@ arithmetic, ``dot``, ``reduce``/``scan`` with their combiner regions, calls.  Me
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ..attrs import attr_value
