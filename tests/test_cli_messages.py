@@ -7,6 +7,9 @@
   error;
 * a reader that closes the pipe early (``| head -1``) does not change the exit status;
 * one usage line, for usage errors and ``--help``;
+* a usage error is one line in ttd-lower's diagnostic format, ``ttd-lower: error: MESSAGE. Try
+  'ttd-lower --help'`` (issue 31, "one diagnostic format"), with the near option names of a
+  misspelled one;
 * a diagnostic at an op with a ``loc`` names the kernel's Python line, as the hook does.
 """
 
@@ -150,10 +153,51 @@ def test_the_output_file_is_written_when_stderr_closes_early(tmp_path):
 
 # ---- item 9: one usage line -------------------------------------------------------------------
 
-def test_usage_errors_and_help_print_the_same_usage_line(tmp_path):
+def test_help_prints_the_usage_line_and_usage_errors_none(tmp_path):
     help_usage = [x for x in run("--help").stdout.splitlines() if x.startswith("USAGE:")]
-    error_usage = [x for x in run(tmp_path / "missing.ttir").stderr.splitlines() if x.lower().startswith("usage:")]
-    assert help_usage == error_usage and help_usage[0].endswith(" [options] <input file>")
+    assert len(help_usage) == 1 and help_usage[0].endswith(" [options] <input file>")
+    error = run(tmp_path / "missing.ttir").stderr.splitlines()
+    assert len(error) == 1 and not error[0].lower().startswith("usage")  # one diagnostic line (issue 31)
+
+
+# ---- issue 31: one diagnostic format --------------------------------------------------------
+
+HINT = ". Try 'ttd-lower --help'"
+
+
+def usage_error(proc) -> str:
+    """The message of ``proc``'s usage error, checked to be one line in ttd-lower's diagnostic
+    format on stderr (``ttd-lower: error: MESSAGE. Try 'ttd-lower --help'``), exit 2, nothing on
+    stdout."""
+    assert proc.returncode == cli.EXIT_USAGE and proc.stdout == "", (proc.returncode, proc.stdout, proc.stderr)
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ttd-lower: error: ") and lines[0].endswith(HINT), proc.stderr
+    assert "Error:" not in proc.stderr and "Traceback" not in proc.stderr
+    return lines[0][len("ttd-lower: error: "):-len(HINT)]
+
+
+@pytest.mark.parametrize("word", ["--split-input-fil", "-splt-input-file"])
+def test_a_misspelled_option_is_one_diagnostic_line_with_the_near_name(word):
+    assert usage_error(run(PUSH, word)) == f"no such option '{word}' (did you mean '--split-input-file'?)"
+
+
+def test_a_bad_option_value_is_one_diagnostic_line_naming_the_option():
+    message = usage_error(run(PUSH, "--core-type-fallback=zz"))
+    assert message.startswith("--core-type-fallback: 'zz' is not one of 'none', 'symbol-table'"), message
+
+
+def test_a_missing_input_file_is_one_diagnostic_line(tmp_path):
+    missing = tmp_path / "missing.ttir"
+    assert usage_error(run(missing)) == f"cannot read '{missing}': No such file or directory"
+
+
+def test_an_option_without_its_value_is_one_diagnostic_line():
+    assert usage_error(run(PUSH, "-o")) == "option '-o' requires an argument"
+
+
+def test_an_extra_argument_is_one_diagnostic_line():
+    message = usage_error(run(PUSH, PUSH))
+    assert message.startswith("got unexpected extra argument") and str(PUSH) in message, message
 
 
 # ---- item 10: the kernel's Python line --------------------------------------------------------

@@ -4,7 +4,9 @@
 * ``--ranks`` that is not a number says what a valid value is; ranks whose heaps (ranks x heap
   bytes) exceed the limit are refused before anything is allocated, with both figures;
 * an input with no public function names the file;
-* a binary input gives a located error and exit 1, as ``ttd-lower`` does.
+* a binary input gives a located error and exit 1, as ``ttd-lower`` does;
+* every usage error is one line in the command's diagnostic format, ``ttd-sim: error: MESSAGE.
+  Try 'ttd-sim --help'`` (item "one diagnostic format"), exit 2, nothing on stdout.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parents[1]
 SIM = [sys.executable, "-c", "from transpiler.cli.sim import entry; entry()"]
@@ -25,17 +29,48 @@ def sim(*args):
                           stdin=subprocess.DEVNULL)
 
 
+HINT = ". Try 'ttd-sim --help'"
+
+
+def usage_error(r) -> str:
+    """The message of ``r``'s usage error, checked to be one line in ttd-sim's diagnostic format
+    on stderr (``ttd-sim: error: MESSAGE. Try 'ttd-sim --help'``), exit 2, nothing on stdout."""
+    assert r.returncode == 2 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ttd-sim: error: ") and lines[0].endswith(HINT), r.stderr
+    assert "Error:" not in r.stderr and "Traceback" not in r.stderr
+    return lines[0][len("ttd-sim: error: "):-len(HINT)]
+
+
+@pytest.mark.parametrize("word, near", [("--bogus", "--out"), ("--rank", "--ranks"), ("-rank=2", "--ranks")])
+def test_a_misspelled_option_is_one_diagnostic_line_with_the_near_name(word, near):
+    assert usage_error(sim(PUSH, word, 2)) == f"no such option '{word.partition('=')[0]}' (did you mean '{near}'?)"
+
+
+def test_a_missing_kernel_file_is_one_diagnostic_line(tmp_path):
+    missing = tmp_path / "missing.ttir"
+    assert usage_error(sim(missing, "--ranks", 2)) == f"cannot read '{missing}': No such file or directory"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--ranks", 2), "give a KERNEL file (or --plan PLAN.json)"),
+    ((PUSH,), "give the number of ranks (--ranks R)"),
+    ((PUSH, "--ranks"), "option '--ranks' requires an argument"),
+    ((PUSH, "--ranks", 2, "--grid", 0), "--grid: '0': one to three positive sizes"),
+])
+def test_a_missing_or_bad_argument_is_one_diagnostic_line(args, message):
+    assert usage_error(sim(*args)) == message
+
+
 def test_misspelled_arg_is_named_with_near_names():
     r = sim(PUSH, "--ranks", 4, "--grid", 4, *PUSH_ARGS, "--arg", "n_per_rnk=4")
-    assert r.returncode == 2, r.stderr
-    assert "n_per_rnk" in r.stderr and "n_per_rank" in r.stderr and "did you mean" in r.stderr.lower()
-    assert "Traceback" not in r.stderr
+    message = usage_error(r)
+    assert "n_per_rnk" in message and "n_per_rank" in message and "did you mean" in message.lower()
 
 
 def test_ranks_not_a_number_says_what_is_valid():
     r = sim(PUSH, "--ranks", "abc")
-    assert r.returncode == 2
-    assert "'abc'" in r.stderr and "positive integer" in r.stderr
+    assert usage_error(r) == "--ranks: 'abc' is not a number of ranks: give a positive integer, e.g. --ranks 4"
     assert "integer range" not in r.stderr
 
 
@@ -123,5 +158,5 @@ def test_missing_extras_say_what_to_install():
 
 def test_a_too_large_arg_buffer_names_the_arg_not_a_plan_path():
     r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(99999999999999)", "--arg", "idx=1")
-    assert r.returncode == 2, r.stderr
-    assert "--arg out: 2 ranks x " in r.stderr and "buffers." not in r.stderr, r.stderr
+    message = usage_error(r)
+    assert message.startswith("--arg out: 2 ranks x ") and "buffers." not in message, message

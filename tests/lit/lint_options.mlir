@@ -20,7 +20,7 @@
 // ONE-NOT: warning
 // FATAL: error: 'distributed.symm_at' op rank -2 is negative
 // FATAL: error: 'distributed.wait' op token %tok is used by no 'distributed.consume_token'
-// USAGE: Invalid value for '--no-warn'
+// USAGE: {{^}}ttd-lower: error: --no-warn: 'no-such-rule' is not one of 'unordered-remote-load',
 module {
   tt.func public @two_mistakes(%buf: !tt.ptr<f32>, %flag: !tt.ptr<i32>, %n: i32) {
     %c-2_i32 = arith.constant -2 : i32

@@ -19,7 +19,7 @@
 
 // SPLIT: "dist.aclshmem_my_pe"
 
-// BOTH: --mlir-print-debuginfo and --strip-debuginfo exclude each other
+// BOTH: {{^}}ttd-lower: error: --mlir-print-debuginfo and --strip-debuginfo exclude each other. Try 'ttd-lower --help'{{$}}
 
 // HELP: OVERVIEW: ttd-lower:
 // HELP: USAGE: ttd-lower [options] <input file>

@@ -5,7 +5,8 @@ without ``-o`` the output goes to stdout, so the tool pipes.  Options follow ``m
 conventions (``options.py``): one or two dashes, ``--split-input-file[=MARKER]``, grouped help.
 
 Exit status: 0 success, 1 errors in the input (diagnostics on stderr as
-``file:line:col: error: message``, the source line and a caret), 2 usage errors, 3 internal
+``file:line:col: error: message``, the source line and a caret), 2 usage errors (one line,
+``ttd-lower: error: message. Try 'ttd-lower --help'``), 3 internal
 errors (a short request for a bug report; the traceback only with ``--debug``), 128 + N when
 signal N (SIGINT, SIGTERM, SIGHUP) stopped it.  On any failure no output file is written and
 an existing one is left as it was.  A reader of stdout or stderr that goes away early changes
@@ -53,7 +54,8 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
         ctx.exit(EXIT_OK)
 
 
-@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["--help", "-h"]}, options_metavar=USAGE_OPTIONS)
+@click.command(cls=GroupedCommand, tool="ttd-lower", context_settings={"help_option_names": ["--help", "-h"]},
+               options_metavar=USAGE_OPTIONS)
 @click.argument("input_path", metavar=USAGE_INPUT, default="-")
 @option("-o", "--output", "output_path", value_name="<filename>", default=None,
         help="Output file ('-' or absent: stdout); written only when everything succeeded.")
@@ -181,7 +183,7 @@ def main(input_path: str, output_path: Optional[str], split_marker: Optional[str
     except BrokenPipeError:  # a write outside the guarded ones (reader_may_close) lost its reader
         sys.exit(EXIT_INPUT_ERROR)
     except click.ClickException:
-        raise  # usage errors: click prints them and exits 2
+        raise  # usage errors: GroupedCommand.main prints them (ttd-lower: error: ...) and exits 2
     except OSError as e:  # a dump folder that cannot be made or written
         raise click.UsageError(_folder_error(e, dump_dir)) from None
     except Exception:  # a bug: say so briefly, never a traceback unless asked

@@ -13,6 +13,12 @@
   input.
 * ``--help`` lists the options by group, like ``mlir-opt --help``: ``OVERVIEW``, ``USAGE``, then
   ``OPTIONS`` with one section per group, options sorted by name inside it.
+* A usage error is one line on stderr in the command's diagnostic format (a diagnostic without
+  a place in the input: the tool's name where ``file:line:col`` would be), with the hint
+  ``mlir-opt`` gives, and exit 2 (:func:`usage_message`)::
+
+      ttd-sim: error: no such option '--bogus' (did you mean '--out'?). Try 'ttd-sim --help'
+      ttd-lower: error: --stop-after: 'nope' is not one of 'ttir', 'ttadapter'. Try 'ttd-lower --help'
 
 New options join a group with ``@option(..., group=LOWERING)`` (:func:`option`).
 """
@@ -54,34 +60,47 @@ def option(*param_decls: str, group: str = GENERAL, **kwargs):
 
 
 class GroupedCommand(click.Command):
-    """A click command that reads ``mlir-opt``-style arguments and prints ``mlir-opt``-style help."""
+    """A click command that reads ``mlir-opt``-style arguments, prints ``mlir-opt``-style help
+    and reports usage errors in its diagnostic format, named ``tool`` (``ttd-sim: error: ...``;
+    default: the command's name)."""
+
+    def __init__(self, *args, tool: Optional[str] = None, **kwargs):
+        """click's command, with ``tool``: the name usage errors start with."""
+        super().__init__(*args, **kwargs)
+        self.tool = tool or self.name
 
     def parse_args(self, ctx: click.Context, args: List[str]) -> List[str]:
         """Parse ``args`` after :func:`normalize_args` rewrote the mlir-opt spellings (and
-        :func:`long_spellings` the short options)."""
-        return super().parse_args(ctx, long_spellings(self, normalize_args(self, args, ctx)))
+        :func:`long_spellings` the short options); a usage error click raises here is marked
+        as worded by click (:func:`usage_message` starts it lower-case)."""
+        try:
+            return super().parse_args(ctx, long_spellings(self, normalize_args(self, args, ctx)))
+        except click.UsageError as e:
+            e.worded_by_click = True
+            raise
 
     def main(self, *args, standalone_mode: bool = True, **kwargs):
-        """click's ``main``; in standalone mode a usage error is shown and exits 2 also when
-        stderr's reader has gone (click itself would exit 1 on that ``EPIPE``)."""
+        """click's ``main``; in standalone mode an error is printed as :func:`usage_message`
+        words it, one line on stderr, and exits 2 (a usage error) also when stderr's reader has
+        gone (click itself would exit 1 on that ``EPIPE``)."""
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
         import sys
 
-        from .output import reader_may_close
+        from .output import echo
 
         try:
             code = super().main(*args, standalone_mode=False, **kwargs)
         except click.ClickException as e:
-            with reader_may_close(sys.stderr):
-                e.show()
+            echo(usage_message(e, self.tool), err=True)
             sys.exit(e.exit_code)
         except click.Abort:
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The usage line of errors, the one ``--help`` prints: ``USAGE: ttd-lower [options] <input file>``."""
+        """The usage line ``--help`` prints (and ``ctx.get_usage()`` returns):
+        ``USAGE: ttd-lower [options] <input file>``."""
         formatter.write(f"USAGE: {usage_line(self, ctx)}\n")
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
@@ -101,6 +120,38 @@ class GroupedCommand(click.Command):
                                 help="Show this message and exit.")
             self._ttd_help_option = made
         return made
+
+
+def usage_message(e: click.ClickException, tool: str) -> str:
+    """The one line that reports ``e``: ``TOOL: error: MESSAGE. Try 'TOOL --help'``.
+
+    The message is worded as the commands word theirs, whatever click's version would have
+    written: an unknown option ``no such option '--bogus' (did you mean '--out'?)`` (the nearest
+    name only, as ``mlir-opt`` gives it), a bad value ``--ranks: MESSAGE`` (as ``--dump-dir:
+    ...``), click's other sentences started lower-case and without their full stop, as MLIR
+    diagnostics are.
+    """
+    if isinstance(e, click.NoSuchOption):
+        near = e.possibilities  # the nearest first, as difflib orders them; mlir-opt names one
+        message = f"no such option '{e.option_name}'" + (f" (did you mean '{near[0]}'?)" if near else "")
+    elif isinstance(e, click.BadParameter) and not isinstance(e, click.MissingParameter):
+        hint = _param_hint(e)
+        message = f"{hint}: {e.message}" if hint else e.message
+    else:
+        message = e.format_message()
+        if getattr(e, "worded_by_click", False) and re.match(r"[A-Z][a-z]+\b", message):
+            message = message[0].lower() + message[1:]
+    return f"{tool}: error: {message.rstrip().rstrip('.')}. Try '{tool} --help'"
+
+
+def _param_hint(e: click.BadParameter) -> Optional[str]:
+    """How a bad value's parameter is named in its message: ``--ranks``, ``<kernel file>``."""
+    hint = e.param_hint
+    if hint is None and e.param is not None:
+        hint = e.param.opts if isinstance(e.param, click.Option) else [e.param.human_readable_name]
+    if isinstance(hint, (list, tuple)):
+        hint = " / ".join(hint)
+    return hint
 
 
 def _show_help(ctx: click.Context, _param, value: bool) -> None:

@@ -9,7 +9,8 @@ Exit status: 0 success (with ``--check-lowering`` / ``--lowered``: the same memo
 after under every schedule), 1 a finding (difference, deadlock, out-of-bounds access,
 schedule-dependent result, step limit, op not simulated), a kernel that cannot be read or
 lowered, or a malformed plan file (located at the value, ``PLAN:LINE:COL: error: KEY.PATH: ...``),
-2 usage (the command line), 3 internal error (a bug).  Needs the ``sim`` extra (numpy, ml_dtypes).
+2 usage (the command line: one line, ``ttd-sim: error: message. Try 'ttd-sim --help'``), 3 internal
+error (a bug).  Needs the ``sim`` extra (numpy, ml_dtypes).
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ def _grid(text: str):
     try:
         dims = tuple(int(g) for g in text.split(","))
     except ValueError:
-        raise click.BadParameter(f"'{text}' is not G[,G[,G]]") from None
+        raise click.BadParameter(f"'{text}' is not G[,G[,G]]", param_hint="--grid") from None
     if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
-        raise click.BadParameter(f"'{text}': one to three positive sizes")
+        raise click.BadParameter(f"'{text}': one to three positive sizes", param_hint="--grid")
     return dims
 
 
@@ -59,7 +60,7 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
         ctx.exit(EXIT_OK)
 
 
-@click.command(cls=GroupedCommand, context_settings={"help_option_names": ["--help", "-h"]},
+@click.command(cls=GroupedCommand, tool="ttd-sim", context_settings={"help_option_names": ["--help", "-h"]},
                options_metavar="[options]")
 @click.argument("kernel", metavar="<kernel file>", required=False)
 @option("-o", "--output", "output_path", value_name="<filename>", group=OUTPUT,
