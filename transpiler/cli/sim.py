@@ -125,7 +125,7 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
         plan, kernel_text = build_plan(kernel, plan_path, ranks, _grid(grid), function, args)
         lowered = None
         if lowered_path:
-            lowered = {kernel_text: _read(lowered_path)}
+            lowered = {kernel_text: (_read(lowered_path), lowered_path)}
         t0 = time.perf_counter()
         with _progress() as on_progress:
             result = run_plan(plan, compare=check_lowering or lowered is not None, lowered=lowered, seed=seed,
@@ -165,6 +165,8 @@ def _usage_message(e, plan_path) -> str:
     if plan_path is None and path:
         if path[0] == "buffers" or "args" in path[:-1]:
             return f"--arg {path[-1]}: {e.message}"
+        if tuple(path) == ("ranks",):
+            return f"--ranks: {e.message}"
         return e.message
     return str(e)
 

@@ -59,6 +59,8 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         name, eq, value = a.partition("=")
         if not eq or not name:
             raise UsageError(f"--arg '{a}' is not NAME=VALUE")
+        if name in given:
+            raise UsageError(f"--arg {a}: '{name}' is given twice (first as --arg {name}={given[name]})")
         given[name] = value
     names = [arg.name.lstrip("%") if arg.name else f"#{i}" for i, arg in enumerate(arguments)]
     _check_names(given, names, function)
@@ -121,10 +123,11 @@ def _check_scalar(given, name: str, text: str, dtype) -> None:
     argument's type (NaN, infinity or a fraction for an integer; issue 31 item 5)."""
     from ..sim.arguments import scalar_value
 
-    for v in given if isinstance(given, list) else [given]:
+    values, texts = (given, text.split(",")) if isinstance(given, list) else ([given], [text])
+    for v, shown in zip(values, texts):
         if v != "rank":
             try:
-                scalar_value(v, dtype)
+                scalar_value(v, dtype, shown.strip())
             except (ValueError, OverflowError) as e:
                 raise UsageError(f"--arg {name}={text}: {e}") from None
 

@@ -57,18 +57,33 @@ def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, np.dtype]:
     return out
 
 
-def scalar_value(v, dtype: np.dtype):
-    """``v`` (a number) as a scalar of ``dtype``, integers wrapped as two's complement.
+def scalar_value(v, dtype: np.dtype, shown: Optional[str] = None):
+    """``v`` (a number) as a scalar of ``dtype``; an integer held as two's complement.  An
+    integer type of width w takes -2**(w-1) .. 2**w - 1 (MLIR's integers are signless: either
+    reading), ``ui<w>`` 0 .. 2**w - 1; ``shown`` is the value as the user wrote it, for messages.
 
     Raises:
-        ValueError: what is wrong (NaN, infinity or a fraction for an integer type).
+        ValueError: what is wrong (NaN or a fraction for an integer type, a value out of its range).
     """
     if dtype.kind in "biu":
-        if isinstance(v, (float, np.floating)):
-            if not math.isfinite(v) or v != int(v):
-                raise ValueError(f"expected an integer for {dtype_name(dtype)}, got {v}")
-        return wrap_int(int(v), dtype)
+        if isinstance(v, (float, np.floating)) and math.isfinite(v) and v != int(v) or v != v:
+            raise ValueError(f"expected an integer for {dtype_name(dtype)}, got {shown or v}")
+        return int_in_range(v, dtype, shown)
     return dtype.type(v)
+
+
+def int_in_range(v, dtype: np.dtype, shown: Optional[str] = None):
+    """``v`` as a scalar of the integer ``dtype`` when it is in the type's range (see
+    :func:`scalar_value`).
+
+    Raises:
+        ValueError: ``v`` outside the range, naming it.
+    """
+    bits = 1 if dtype.kind == "b" else dtype.itemsize * 8
+    lo, hi = (0 if dtype.kind == "u" else -(1 << (bits - 1))), (1 << bits) - 1
+    if not lo <= v <= hi:
+        raise ValueError(f"{shown or v} is out of range for {dtype_name(dtype)} ({lo} to {hi})")
+    return wrap_int(int(v), dtype)
 
 
 def dtype_name(dtype: np.dtype) -> str:

@@ -11,16 +11,24 @@ from .memory import ALIGN
 #: twice its heaps (issue 33), so 8 GiB of heaps fits a 24 GiB machine with room to spare.
 MAX_HEAP_BYTES = 8 << 30
 
+#: what the simulator keeps per rank beside its heap (memory, queues, clocks, initial copies), counted
+#: against ``MAX_HEAP_BYTES`` too, so that many ranks of tiny heaps are refused as well (measured: about
+#: 5 KiB per rank at 20 000 ranks of 1-element buffers; 16 KiB leaves room for programs and findings).
+RANK_BYTES = 16 << 10
+
 
 def heap_bytes(sizes: Sequence[int]) -> int:
     """One rank's heap size in bytes for buffers of ``sizes`` bytes, each aligned to ``ALIGN``."""
     return max(sum(-(-max(n, 1) // ALIGN) * ALIGN for n in sizes), ALIGN)
 
 
-def check_heaps(ranks: int, sizes: Sequence[int]) -> None:
-    """Raise :class:`UsageError` when ``ranks`` heaps of buffers of ``sizes`` bytes exceed
-    ``MAX_HEAP_BYTES`` together (checked before anything is allocated; issue 31, item 4)."""
-    total = ranks * heap_bytes(sizes)
+def check_heaps(ranks: int, sizes: Sequence[int] = ()) -> None:
+    """Raise :class:`UsageError` when ``ranks`` heaps of buffers of ``sizes`` bytes, each with
+    ``RANK_BYTES`` of bookkeeping, exceed ``MAX_HEAP_BYTES`` together (checked before anything is
+    allocated, and with no ``sizes`` before anything per rank is built; issue 31, item 4)."""
+    per_rank = (heap_bytes(sizes) if sizes else 0) + RANK_BYTES
+    total = ranks * per_rank
     if total > MAX_HEAP_BYTES:
-        raise UsageError(f"{ranks} ranks x {heap_bytes(sizes):,} heap bytes = {total:,} bytes, over the limit of "
+        what = (f"{heap_bytes(sizes):,} heap + " if sizes else "") + f"{RANK_BYTES:,} bookkeeping bytes"
+        raise UsageError(f"{ranks} ranks x {what} = {total:,} bytes, over the limit of "
                          f"{MAX_HEAP_BYTES:,} bytes: use fewer ranks or smaller buffers")

@@ -82,7 +82,7 @@ class BufferValue:
     kind: str
     n: int
     dtype: np.dtype
-    fill: float = 0
+    fill: Union[int, float] = 0
     path: str = ""
     arrays: Optional[tuple] = None
 
@@ -105,6 +105,24 @@ class BufferValue:
             return rng.random(self.n).astype(d)
         arrays = self.arrays if self.arrays is not None else (np.load(self.path.replace("{rank}", str(rank))),)
         return np.ascontiguousarray(arrays[rank] if len(arrays) > 1 else arrays[0])
+
+
+def _fill(text: str, dtype: np.dtype):
+    """``full``'s value: exact for an integer ``dtype`` (in its range, no fraction), else a float.
+
+    Raises:
+        ValueError: not a number; a fraction or out of range for an integer type.
+    """
+    from .arguments import scalar_value
+
+    try:
+        value = float(text) if dtype.kind not in "biu" else int(text, 0)
+    except ValueError:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError("not a number") from None
+    return value if dtype.kind not in "biu" else int(scalar_value(value, dtype, text))
 
 
 def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ranks: int = 1) -> BufferValue:
@@ -155,9 +173,12 @@ def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ra
         raise UsageError(f"'{text}' needs its element type as last argument, e.g. {kind}({', '.join(inner)}, f32)")
     try:
         n = int(inner[0])
-        fill = float(inner[1]) if kind == "full" else 0
     except ValueError:
         raise UsageError(f"'{text}': not a number") from None
+    try:
+        fill = _fill(inner[1], np.dtype(dtype)) if kind == "full" else 0
+    except ValueError as e:
+        raise UsageError(f"'{text}': {e}") from None
     if n < 0:
         raise UsageError(f"'{text}': a negative element count")
     return BufferValue(kind, n, np.dtype(dtype), fill=fill)

@@ -11,6 +11,7 @@ import attrs
 import numpy as np
 
 from .errors import UsageError
+from .limits import check_heaps
 from .plan import BufferValue, Fill, Launch, Plan
 from .plan_kinds import describe, is_int, is_number
 
@@ -78,11 +79,13 @@ def _ranks(value, ranks: int, at) -> List[int]:
     out = list(value)
     if not out:
         raise UsageError("expected one or more rank numbers, got []", at + ("ranks",))
+    seen = set()
     for i, r in enumerate(out):
         if not is_int(r) or not 0 <= r < ranks:
             raise UsageError(f"{describe(r)} is not one of the {ranks} ranks (0 to {ranks - 1})", at + ("ranks", i))
-        if r in out[:i]:
+        if r in seen:
             raise UsageError(f"rank {r} is named twice", at + ("ranks", i))
+        seen.add(r)
     return [int(r) for r in out]
 
 
@@ -156,6 +159,10 @@ def check_plan(plan: Plan) -> Plan:
     ranks = plan.ranks
     if not is_int(ranks) or ranks < 1:
         raise UsageError(f"expected a positive integer, got {describe(ranks)}", ("ranks",))
+    try:
+        check_heaps(ranks)
+    except UsageError as e:
+        raise UsageError(e.message, ("ranks",)) from None
     teams = check_teams(plan.teams, ranks)
     buffers = check_buffers(plan.buffers)
     steps = check_steps(plan.steps, ranks, buffers, plan.base_dir)

@@ -5,7 +5,7 @@ naming rank, buffer, index, both values and the op that last wrote it in each ru
 from __future__ import annotations
 
 import warnings
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple, Union
 
 import attrs
 
@@ -16,17 +16,19 @@ from .run import SimResult, first_difference, prepare, run_schedule, simulate, w
 from .trace import tracing
 
 
-def lower_plan(plan: Plan, lowered: Optional[Dict[str, str]] = None, device_library: str = "bundled",
+def lower_plan(plan: Plan, lowered: Optional[Dict[str, Union[str, Tuple[str, str]]]] = None, device_library: str = "bundled",
                core_type_fallback: bool = False) -> Plan:
     """The plan with every launch's module replaced by its lowering (``transpiler.api.lower``,
-    as ``ttd-lower`` with the same options would make it), or by ``lowered[text]`` when given.
+    as ``ttd-lower`` with the same options would make it), or by ``lowered[text]`` when given:
+    the lowered text, or ``(text, filename)`` to locate its findings in that file (``--lowered``).
 
     Raises:
         transpiler.api.LoweringError: a module does not lower.
     """
     from ..api import LoweringWarning, lower
 
-    done: Dict[str, str] = dict(lowered or {})
+    done: Dict[str, Tuple[str, Optional[str]]] = {
+        k: (v if isinstance(v, tuple) else (v, None)) for k, v in (lowered or {}).items()}
     steps = []
     for step in plan.steps:
         actions = []
@@ -37,16 +39,17 @@ def lower_plan(plan: Plan, lowered: Optional[Dict[str, str]] = None, device_libr
                 if a.module not in done:
                     with warnings.catch_warnings():
                         warnings.simplefilter("ignore", LoweringWarning)
-                        done[a.module] = lower(a.module, filename=a.filename, device_library=device_library,
-                                               core_type_fallback=core_type_fallback)
-                a = attrs.evolve(a, module=done[a.module], filename=a.filename + " (lowered)")
+                        done[a.module] = (lower(a.module, filename=a.filename, device_library=device_library,
+                                                core_type_fallback=core_type_fallback), None)
+                text, filename = done[a.module]
+                a = attrs.evolve(a, module=text, filename=filename or a.filename + " (lowered)")
             actions.append(a)
         steps.append(actions)
     return attrs.evolve(plan, steps=steps)
 
 
-def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, str]] = None, seed: int = 0, schedules: int = 1,
-                   reorder: bool = False, sub_blocks: int = 2, max_ops: int = 10 ** 7,
+def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, Union[str, Tuple[str, str]]]] = None, seed: int = 0,
+                   schedules: int = 1, reorder: bool = False, sub_blocks: int = 2, max_ops: int = 10 ** 7,
                    device_library: str = "bundled", core_type_fallback: bool = False,
                    on_progress=None, races: bool = False, trace=None) -> SimResult:
     """Run ``plan`` before and after lowering under the same inputs and ``schedules`` schedules.
