@@ -204,3 +204,26 @@ def test_a_finding_in_the_lowered_file_is_located_in_that_file(tmp_path):
     head = r.stderr.splitlines()[0]
     assert head.startswith(f"{low}:{line}:5: error: 'tt.store' op rank "), head
     assert "out-of-bounds store" in head and head.endswith("(in the module after lowering)"), head
+
+
+@pytest.mark.parametrize("option, target", [("-o", "{tmp}/no/such/dir/report.txt"), ("--out", "{tmp}/file/sub"),
+                                            ("--trace", "{tmp}/no/such/dir/t.json")])
+def test_an_unwritable_output_is_refused_before_the_run(tmp_path, option, target):
+    """Each output is checked before the run (which may take minutes): the kernel below has a
+    finding, and the usage error about the output comes first, leaving no file behind."""
+    (tmp_path / "file").write_text("a file, not a directory")
+    path = target.format(tmp=tmp_path)
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(1)", "--arg", "idx=1", option, path)
+    message = usage_error(r)
+    assert message.startswith(f"{option}: cannot write '{path}': "), message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_missing_numpy_is_a_plain_error_not_a_usage_error():
+    """A missing extra is not a mistake on the command line: one line naming what to install,
+    exit 1, no ``Try --help`` (the new-user trial saw it under the usage header, exit 2)."""
+    code = ("import sys; sys.modules['numpy'] = None; sys.argv[1:] = ['k.ttir', '--ranks', '2']\n"
+            "from transpiler.cli.sim import entry; entry()")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stderr)
+    assert r.stderr == "ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'\n", r.stderr

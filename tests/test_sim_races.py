@@ -256,6 +256,19 @@ def test_races_through_ttd_sim(tmp_path):
     run = subprocess.run(SIM + args + ["--races"], capture_output=True, text=True)
     assert run.returncode == 1, run.stderr
     assert "error:" in run.stderr and "race" in run.stderr and "Traceback" not in run.stderr
+    assert "no data race" not in ok.stdout  # nothing claimed where nothing was checked
+
+
+def test_races_through_ttd_sim_says_when_there_is_none():
+    """``--races`` with no race says so (the new-user trial saw nothing and could not tell whether
+    the check ran), for the lowered module too under ``--check-lowering``."""
+    kernel = INPUTS / "teams.ttir"
+    args = [str(kernel), "--ranks", "2", "--arg", "out=zeros(4)", "--arg", "flags=zeros(2)", "--arg", "team=0",
+            "--arg", "idx=1", "--arg", "sync=1", "--races"]
+    for extra, where in (([], "no data race"), (["--check-lowering"], "no data race before or after lowering")):
+        run = subprocess.run(SIM + args + extra, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        assert f"ttd-sim: {where} (every two conflicting accesses ordered by happens-before)" in run.stdout.splitlines()
 
 
 # ---- property: a race is reported iff some conflicting pair is unordered ---------------------

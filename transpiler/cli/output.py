@@ -104,6 +104,35 @@ def write_file(path: str, text: str) -> None:
         raise click.UsageError(f"cannot write '{path}': {e.strerror or e}") from None
 
 
+def check_writable(path: Optional[str], option: str, directory: bool = False) -> None:
+    """Raise :class:`click.UsageError` (``OPTION: cannot write 'PATH': why``) unless ``path`` (a
+    file, or with ``directory`` a directory made on demand) could be written, creating nothing:
+    checked before a long run, so that a typo is not found only at its end.  None and ``-``
+    (stdout) always pass.
+    """
+    if path is None or path == "-":
+        return
+    target = os.path.abspath(path)
+    why = None
+    if os.path.exists(target):
+        if directory != os.path.isdir(target):
+            why = "it is not a directory" if directory else "it is a directory"
+        elif not os.access(target, os.W_OK):
+            why = "permission denied"
+    else:
+        parent = os.path.dirname(target)
+        while directory and not os.path.exists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.exists(parent):
+            why = "no such directory"
+        elif not os.path.isdir(parent):
+            why = f"'{parent}' is not a directory"
+        elif not os.access(parent, os.W_OK | os.X_OK):
+            why = "permission denied"
+    if why:
+        raise click.UsageError(f"{option}: cannot write '{path}': {why}")
+
+
 def write_output(path: Optional[str], text: str) -> None:
     """Write ``text`` to ``path``, or to stdout when ``path`` is None or ``-``.
 

@@ -23,7 +23,7 @@ import click
 
 from .. import BUG_REPORT_URL, __version__
 from .options import GENERIC, GroupedCommand, option
-from .output import write_output
+from .output import check_writable, write_output
 
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -103,10 +103,11 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
     ttd-sim --plan <plan.json> [options] runs a plan's steps (README, section "Run a kernel on
     simulated ranks").  Exit status: 0 success, 1 a finding or a bad input, 2 usage, 3 a bug."""
     try:
+        import numpy  # noqa: F401  (first: ml_dtypes without numpy prints its own error)
         import ml_dtypes  # noqa: F401
-        import numpy  # noqa: F401
-    except ImportError:
-        raise click.UsageError("ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'") from None
+    except ImportError:  # not a usage error: the command line is right, the environment is not
+        click.echo("ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'", err=True)
+        sys.exit(EXIT_FINDING)
     from ..api import LoweringError
     from ..diagnostics import DiagnosticError
     from ..diagnostics import print_diagnostics
@@ -116,11 +117,9 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
 
     if check_lowering and lowered_path:
         raise click.UsageError("--check-lowering and --lowered exclude each other")
-    try:
-        if trace_path:
-            open(trace_path, "a").close()  # written after the run: refused before it
-    except OSError as e:
-        raise click.UsageError(f"cannot write the trace to '{trace_path}': {e.strerror}") from None
+    check_writable(output_path, "-o")
+    check_writable(out_dir, "--out", directory=True)
+    check_writable(trace_path, "--trace")
     try:
         plan, kernel_text = build_plan(kernel, plan_path, ranks, _grid(grid), function, args)
         lowered = None
@@ -132,7 +131,8 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
                               schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
                               device_library=device_library, core_type_fallback=core_type_fallback == "symbol-table",
                               on_progress=on_progress, races=races, trace=trace_path)
-        write_output(output_path, describe(plan, result, time.perf_counter() - t0, check_lowering or lowered is not None) + "\n")
+        compared = check_lowering or lowered is not None
+        write_output(output_path, describe(plan, result, time.perf_counter() - t0, compared, races) + "\n")
         if out_dir:
             _write_npz(out_dir, result)
     except PlanError as e:

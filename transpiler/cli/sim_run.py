@@ -140,8 +140,9 @@ def run_plan(plan: Plan, compare: bool, lowered, **options):
     return simulate(plan, **options)
 
 
-def describe(plan: Plan, result, seconds: float, compared: bool) -> str:
-    """The summary ``ttd-sim`` prints: what ran, then every rank's buffers (abridged)."""
+def describe(plan: Plan, result, seconds: float, compared: bool, races: bool = False) -> str:
+    """The summary ``ttd-sim`` prints: what ran, what was checked (the lowering's memory, the
+    schedules', the absence of races with ``races``), then every rank's buffers (abridged)."""
     n = len(result.seeds)
     head = (f"ttd-sim: {plan.ranks} ranks, {len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''}, "
             f"{n} schedule{'s' if n != 1 else ''} (seed {result.seeds[0]}): {result.ops:,} ops per run")
@@ -150,6 +151,9 @@ def describe(plan: Plan, result, seconds: float, compared: bool) -> str:
         lines.append(f"ttd-sim: the lowered module gives the same memory under every schedule")
     elif n > 1:
         lines.append("ttd-sim: every schedule gives the same memory")
+    if races:
+        lines.append(f"ttd-sim: no data race{' before or after lowering' if compared else ''} "
+                     f"(every two conflicting accesses ordered by happens-before)")
     with np.printoptions(threshold=8, edgeitems=3, precision=4, linewidth=120):
         for r, bufs in enumerate(result.buffers):
             for name, a in bufs.items():
