@@ -69,6 +69,14 @@ def test_both_commands_print_help_alike():
         assert "  -o <filename> (also --output)" in text
 
 
+def test_pipeline_listing_cites_no_document_the_wheel_lacks():
+    """``--pipeline`` says what each stage does in its own words: an installed wheel has no
+    SPEC.md to look a section up in (issue 31, item 7)."""
+    result = CliRunner().invoke(cli.main, ["--pipeline"])
+    assert result.exit_code == 0 and "ttadapter" in result.output
+    assert "SPEC" not in result.output and "section" not in result.output, result.output
+
+
 def test_help_lists_every_option_in_its_group():
     text = CliRunner().invoke(cli.main, ["--help"]).output
     positions = [text.index(f"\n{group}:\n") for group in GROUPS]

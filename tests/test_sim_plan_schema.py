@@ -205,3 +205,16 @@ def test_api_launch_ranks_as_a_number_is_a_clear_error():
     with pytest.raises(UsageError) as e:
         simulate(Plan(2, {"out": "zeros(4)", "flags": "zeros(2)"}, [[Launch(ranks=2, module=TEAMS, args=ARGS)]]))
     assert "steps[0][0].ranks: expected a list of rank numbers such as [0, 1] (every rank: range(2)), got 2" in str(e.value)
+
+
+def test_an_action_without_ranks_runs_on_every_rank_as_in_the_api(tmp_path):
+    """A plan file's action may leave out ``ranks``: every rank, as ``Launch(ranks=None)`` and
+    ``Fill(ranks=None)`` in the API (the new-user trial found files stricter than the API)."""
+    plan = _plan()
+    del plan["steps"][0][0]["ranks"]
+    plan["steps"].insert(0, [{"fill": {"flags": "full(2, 5, i32)"}}])
+    loaded = load_plan(_write(tmp_path, plan))
+    assert [a.ranks for step in loaded.steps for a in step] == [[0, 1], [0, 1]]
+    result = simulate(loaded)
+    assert [list(b["out"][:2]) for b in result.buffers] == [[0, 2], [1, 2]]
+    assert [list(b["flags"]) for b in result.buffers] == [[5, 5], [5, 5]]

@@ -137,10 +137,12 @@ STAGES: Dict[str, StageFn] = {
     "ttadapter": make_ttadapter,
 }
 
+#: what ``--pipeline`` prints per stage (the rules: SPEC.md sections 1, 2 and 5; not cited in
+#: the text, since an installed wheel has no SPEC.md)
 DESCRIPTIONS: Dict[str, str] = {
-    "ttir": "parse the input and verify its distributed ops (SPEC.md section 1)",
-    "ttadapter": "lower distributed.* ops to hivm.hir.custom (SPEC.md section 2) and check their symbols "
-                 "against the device template library (section 5)",
+    "ttir": "parse the input and verify its distributed ops (operands, results, attributes)",
+    "ttadapter": "lower distributed.* ops to hivm.hir.custom calls of aclshmem_* symbols and check the "
+                 "symbols against the device template library",
 }
 
 

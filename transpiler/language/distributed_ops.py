@@ -89,7 +89,7 @@ def consume_token(value, token, _semantic=None, _generator=None):
     if not isinstance(token, tlc.tensor) or not token.type.scalar.is_int():
         raise ValueError("token must be of int type")
     if isinstance(value, tlc.tensor_descriptor_base):
-        raise ValueError("consume_token of a tensor descriptor has no device wrapper on Ascend (SPEC.md section 1)")
+        raise ValueError("consume_token of a tensor descriptor has no device wrapper on Ascend")  # SPEC.md section 1
     if not isinstance(value, tlc.tensor):
         raise ValueError(f"consume_token takes a tensor, got {value!r}")
     return emit("distributed.consume_token", [value, token], [value.type], {}, _semantic, _generator)[0]

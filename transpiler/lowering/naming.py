@@ -77,8 +77,7 @@ def type_name(t: Type) -> str:
         return pointer_name(t.element, t.rank)
     if isinstance(t, OpaqueType) and t.text.startswith("!tt.tensordesc<"):
         raise UnsupportedType(t, f"no device wrapper exists for a tensor descriptor ({t}): the dialect allows it, "
-                                 f"but the device library's wrappers take scalars, pointers and tensors of pointers "
-                                 f"(SPEC.md section 1)")
+                                 f"but the device library's wrappers take scalars, pointers and tensors of pointers")
     if isinstance(t, OpaqueType):
         raise UnsupportedType(t, f"unsupported type {t} (supported: {SUPPORTED_ELEMENTS}, pointers to them and tensors of such pointers)")
     return scalar_name(t)

@@ -129,10 +129,8 @@ def _from_json(data: Any, src: PlanSource, base: str) -> Plan:
             at = ("steps", s, a)
             kind = "fill" if isinstance(action, dict) and "fill" in action else "kernel"
             _keys(action, at, FILL_KEYS if kind == "fill" else LAUNCH_KEYS, "an action is an object", src)
-            if "ranks" not in action:
-                raise src.error(at, "an action needs 'ranks' (a list of rank numbers)")
-            if kind == "fill":
-                actions.append(Fill(action["ranks"], _fill_values(action["fill"], at)))
+            if kind == "fill":  # no "ranks": every rank, as in the API
+                actions.append(Fill(action.get("ranks"), _fill_values(action["fill"], at)))
                 continue
             if "kernel" not in action:
                 raise src.error(at, "an action needs 'kernel' (a launch) or 'fill' (host writes)")
@@ -145,7 +143,7 @@ def _from_json(data: Any, src: PlanSource, base: str) -> Plan:
             if not isinstance(action.get("args", {}), dict):
                 raise UsageError(f"expected an object (argument name -> value), got {describe(action['args'])}",
                                  at + ("args",))
-            actions.append(Launch(action["ranks"], texts[file], action.get("function"), action.get("grid", [1]),
+            actions.append(Launch(action.get("ranks"), texts[file], action.get("function"), action.get("grid", [1]),
                                   action.get("args", {}), filename=file))
         plan_steps.append(actions)
     teams = data.get("teams", [])

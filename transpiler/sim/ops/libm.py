@@ -62,7 +62,7 @@ def _bind(symbol: str, kind: np.dtype, arity: int) -> Callable:
     if not _LIBM:
         path = ctypes.util.find_library("m")
         if path is None:
-            raise NotSimulated("needs the C math library (libm), which this machine lacks (SPEC.md section 7)")
+            raise NotSimulated("needs the C math library (libm), which this machine lacks")
         _LIBM.append(ctypes.CDLL(path))
     try:
         f = getattr(_LIBM[0], symbol)
