@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from transpiler import cli
 from transpiler.api import LoweringError, lower
 from transpiler.cli import sim as sim_cli
-from transpiler.cli.options import GROUPS, normalize_args
+from transpiler.cli.help import GROUPS
+from transpiler.cli.options import normalize_args
 from transpiler.diagnostics import ERROR, NOTE, Diagnostic, Note
 from transpiler.ir.core import Source
 from transpiler.split import join_outputs, near_misses, split_input

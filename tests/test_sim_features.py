@@ -374,3 +374,40 @@ def test_cas_lanes_on_one_address_run_in_lane_order():
     res = simulate(Plan(1, {"counter": "zeros(1, i32)", "old": "zeros(4, i32)"},
                         [[Launch([0], CAS_LANES, args={"counter": "counter", "old": "old"})]]))
     assert res.buffers[0]["counter"].tolist() == [4] and res.buffers[0]["old"].tolist() == [0, 1, 2, 3]
+
+
+def test_progress_reports_programs_done_per_step_and_run():
+    """Issue 33, the progress bar: ``on_progress`` gets where the run is (run k of K, step, the
+    step's programs done of all, ops), the last report of each step with every program done; with
+    ``check_lowering`` both modules' runs, labelled."""
+    from transpiler.sim import check_lowering, load_plan, simulate
+    from transpiler.sim.progress import Progress
+
+    plan = load_plan(str(Path(__file__).parents[1] / "examples" / "allgather_push" / "plan.json"))
+    seen = []
+    simulate(plan, schedules=2, on_progress=seen.append)
+    assert all(isinstance(p, Progress) and 0 <= p.done <= p.programs and p.label == "" for p in seen)
+    ends = [p for p in seen if p.done == p.programs]
+    assert [(p.run, p.runs, p.step, p.steps) for p in ends] == [(r, 2, s, 3) for r in (1, 2) for s in (1, 2, 3)]
+    assert [p.programs for p in ends[:3]] == [4, 0, 4]  # 4 ranks x grid [1] (no sub-blocks in it); a fill: none
+    assert ends[0].ops < ends[2].ops and ends[2].describe().startswith("run 1/2, step 3/3: 4/4 programs, ")
+    both = []
+    check_lowering(plan, on_progress=both.append)
+    assert [p.label for p in both if p.step == 3 and p.done == p.programs] == ["before lowering", "after lowering"]
+
+
+def test_progress_bar_of_the_command_line_shows_programs_of_the_step():
+    from transpiler.cli.sim import _progress
+    from transpiler.sim.progress import Progress
+
+    bar = _progress()
+    with bar as update:  # not a terminal under pytest: no bar
+        assert update is None
+    bar.start -= 2.0  # a run past its first second
+    bar.update(Progress(2, 3, 1, 1, 12, 40, 1234567, "after lowering"))
+    try:
+        task = bar.bar.tasks[0]
+        assert (task.completed, task.total) == (12, 40)
+        assert task.description == "after lowering, run 2/3, step 1/1: 12/40 programs, 1,234,567 ops"
+    finally:
+        bar.__exit__(None, None, None)

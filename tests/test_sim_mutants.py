@@ -128,5 +128,5 @@ def test_mutant_through_ttd_sim_lowered(tmp_path):
     assert "Traceback" not in run.stderr
     # the finding is located at the mutated custom op (the quoted line is cut to a window, so the
     # symbol is read from the line the location names)
-    line = int(re.search(r"\(lowered\):(\d+):\d+: error:", run.stderr).group(1))
+    line = int(re.search(re.escape(str(mutant)) + r":(\d+):\d+: error:", run.stderr).group(1))
     assert 'symbol = "aclshmem_wait_int64"' in mutant.read_text().splitlines()[line - 1]

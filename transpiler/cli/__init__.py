@@ -25,7 +25,8 @@ from typing import Optional
 import click
 
 from .. import BUG_REPORT_URL, __version__
-from .options import DEBUGGING, DIAGNOSTICS, GENERIC, LOWERING, PRINTING, GroupedCommand, GroupedOption, option
+from .help import DEBUGGING, DIAGNOSTICS, GENERIC, LOWERING, PRINTING
+from .options import GroupedCommand, GroupedOption, option
 from .output import echo, echo_err, read_input, reader_may_close, write_file, write_output  # noqa: F401  (the CLI's I/O)
 
 STAGE_NAMES = ("ttir", "ttadapter")  # the stage table's names, without importing it at start-up

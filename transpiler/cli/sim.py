@@ -22,7 +22,8 @@ import time
 import click
 
 from .. import BUG_REPORT_URL, __version__
-from .options import GENERIC, GroupedCommand, option
+from .help import GENERIC
+from .options import GroupedCommand, option
 from .output import check_writable, write_output
 
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
@@ -199,7 +200,8 @@ def _write_npz(out_dir: str, result) -> None:
 
 
 class _progress:
-    """A rich progress line on stderr (a terminal only) once a run takes more than a second."""
+    """A rich progress bar on stderr (a terminal only) once a run takes more than a second: the
+    programs done of the current step, with the run, step and op count (``Progress.describe``)."""
 
     def __enter__(self):
         self.start = time.perf_counter()
@@ -207,18 +209,18 @@ class _progress:
         self.task = None
         return self.update if sys.stderr is not None and sys.stderr.isatty() else None
 
-    def update(self, ops: int) -> None:
+    def update(self, progress) -> None:
         if self.bar is None:
             if time.perf_counter() - self.start < 1.0:
                 return
             from rich.console import Console
-            from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-            self.bar = Progress(SpinnerColumn(), TextColumn("simulating: {task.completed:,} ops"), TimeElapsedColumn(),
-                                console=Console(stderr=True), transient=True)
+            self.bar = Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.description}"),
+                                TimeElapsedColumn(), console=Console(stderr=True), transient=True)
             self.bar.start()
-            self.task = self.bar.add_task("run", total=None)
-        self.bar.update(self.task, completed=ops)
+            self.task = self.bar.add_task("", total=None)
+        self.bar.update(self.task, completed=progress.done, total=progress.programs, description=progress.describe())
 
     def __exit__(self, *exc):
         if self.bar is not None:

@@ -15,6 +15,7 @@ from .compiler import Compiler
 from ..gcpause import collector_paused
 from .library.binding import DeviceLibrary
 from .limits import check_heaps
+from .progress import programs_of
 from .memory import Memory
 from .arguments import arguments, function_of, pointer_dtypes
 from .plan import Fill, Launch, Plan, parse_value
@@ -153,8 +154,10 @@ def _prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cac
 
 
 def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_writers: bool = False,
-                 on_progress=None, races: bool = False, tracer=None) -> Run:
-    """One run of the prepared plan under schedule ``seed``; the finished :class:`Run` (see :func:`attach`)."""
+                 on_progress=None, races: bool = False, tracer=None, run_of=(1, 1)) -> Run:
+    """One run of the prepared plan under schedule ``seed``; the finished :class:`Run` (see
+    :func:`attach`).  ``on_progress``: called with a :class:`~.progress.Progress`, this run
+    being number ``run_of[0]`` of ``run_of[1]``."""
     memory = Memory(prep.plan.ranks, prep.layout)
     for name, arrays in prep.initial.items():
         for r, a in enumerate(arrays):
@@ -162,6 +165,7 @@ def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_
     if track_writers:
         memory.track_writers()
     run = Run(memory, prep.teams, seed, reorder, max_ops, on_progress)
+    run.run_of = run_of
     attach(run, races, tracer)
 
     def start(run, rank, action):
@@ -182,8 +186,9 @@ def run_schedule(prep: _Prepared, seed: int, reorder: bool, max_ops: int, track_
     # the collector paused (issue 33: 27 % of a large run walking objects that are not garbage):
     # what a run allocates is freed by reference counts as programs end
     with np.errstate(all="ignore"), collector_paused():
-        for queues in prep.steps:
-            run_step(run, [deque(q) for q in queues], start)
+        for k, queues in enumerate(prep.steps):
+            programs = sum(programs_of(a) for q in queues for a in q)
+            run_step(run, [deque(q) for q in queues], start, (k + 1, len(prep.steps)), programs)
     return run
 
 
@@ -205,9 +210,10 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
     first_run = None
     seeds = [seed + k for k in range(schedules)]
     outcomes: List[Outcome] = []
-    for s in seeds:
+    for k, s in enumerate(seeds):
         with tracing(trace if first_run is None else None) as tracer:
-            run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress, races=races, tracer=tracer)
+            run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress, races=races, tracer=tracer,
+                               run_of=(k + 1, schedules))
         outcomes.append(Outcome.of(s, run))
         if first_run is None:
             first_run = run

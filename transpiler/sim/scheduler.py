@@ -41,7 +41,8 @@ class Run:
         self.max_ops = max_ops
         self.op_list: List[object] = []
         self._op_ids: Dict[int, int] = {}
-        self.on_progress = on_progress
+        self.on_progress = on_progress  # called with a transpiler.sim.progress.Progress
+        self.run_of = (1, 1)  # this run's number and the number of runs, for on_progress
         self.watch = None  # --races / --trace (transpiler.sim.watch)
 
     def op_key(self, op) -> int:
@@ -112,9 +113,10 @@ class ActiveLaunch:
         self.live = 0
 
 
-def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
+def run_step(run: Run, queues: Sequence[deque], start_action, step=(1, 1), programs: int = 0) -> None:
     """Run one step: ``queues[r]`` holds rank r's actions; ``start_action(run, rank, action)``
-    applies a fill (returning None) or returns the :class:`ActiveLaunch` of a launch.
+    applies a fill (returning None) or returns the :class:`ActiveLaunch` of a launch.  ``step``:
+    its number and the number of steps, ``programs`` its program count, for ``run.on_progress``.
 
     Raises:
         Deadlock, StepLimit, Finding: what the run found.
@@ -145,6 +147,13 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             runnable.extend(programs)
             return
 
+    done = 0
+
+    def report() -> None:
+        from .progress import Progress
+
+        run.on_progress(Progress(*run.run_of, *step, done, max(programs, done), run.ops))
+
     for r in range(run.ranks):
         advance_rank(r)
     turn = last_wake = 0
@@ -168,6 +177,8 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
                 if watch is not None:
                     watch.deadlock(parked + [p for w in arrivals.values() for p in w])
                 raise _deadlock(run, parked, arrivals, current)
+            if run.on_progress is not None:
+                report()
             return
         i = pick(len(runnable))
         p = runnable[i]
@@ -176,6 +187,7 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
         except StopIteration:
             runnable[i] = runnable[-1]
             runnable.pop()
+            done += 1
             if p.snapshots:
                 p.release_snapshots()
             launch = current[p.rank]
@@ -192,7 +204,7 @@ def run_step(run: Run, queues: Sequence[deque], start_action) -> None:
             raise StepLimit(f"more than {run.max_ops} ops executed (--max-ops)", op=getattr(item, "op", None),
                             rank=p.rank, program=p.program)
         if run.on_progress is not None and turn % 4096 == 0:
-            run.on_progress(run.ops)
+            report()
         if item is None:
             continue
         runnable[i] = runnable[-1]

@@ -66,14 +66,20 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, Union[str, Tuple[s
     """
     after_plan = lower_plan(plan, lowered, device_library, core_type_fallback)
     kw = dict(seed=seed, schedules=schedules, reorder=reorder, sub_blocks=sub_blocks, max_ops=max_ops,
-              device_library=device_library, on_progress=on_progress, races=races)
+              device_library=device_library, races=races)
+
+    def progress(label):
+        return None if on_progress is None else lambda p: on_progress(attrs.evolve(p, label=label))
+
     with tracing(trace) as tracer:
         if tracer is not None:
             tracer.begin_run("before lowering", 0)
-        before = _labelled("before lowering", simulate, plan, dict(kw, trace=tracer))
+        before = _labelled("before lowering", simulate, plan,
+                           dict(kw, trace=tracer, on_progress=progress("before lowering")))
         if tracer is not None:
             tracer.begin_run("after lowering", plan.ranks)
-        after = _labelled("after lowering", simulate, after_plan, dict(kw, trace=tracer))
+        after = _labelled("after lowering", simulate, after_plan,
+                          dict(kw, trace=tracer, on_progress=progress("after lowering")))
     library = DeviceLibrary(device_library)
     # each schedule's final memory is kept by simulate: 2K runs for K schedules (issue 33)
     for b, a in zip(before.outcomes, after.outcomes):
