@@ -109,8 +109,9 @@ def test_the_form_noted_for_a_sum_of_broadcasts_is_every_lane_s(line):
     info = np.iinfo(dtype)
     col = (c0 + np.arange(cols) * cs).astype(dtype)  # wraps as arith would
     row = (r0 + np.arange(rows) * rs).astype(dtype)[:, None]
-    if perturb < rows:  # a row off the line: no form for the sum
-        row[perturb, 0] += 1
+    if perturb < rows:  # a row off the line: no form for the sum (it may wrap, as arith would)
+        with np.errstate(over="ignore"):
+            row[perturb, 0] += 1
     x, y = np.broadcast_to(row, (rows, cols)), np.broadcast_to(col[None, :], (rows, cols))
     with np.errstate(over="ignore"):
         r = x + y
