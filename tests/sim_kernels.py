@@ -204,7 +204,7 @@ def inputs_of(plan, seed=0):
 
 def check_against(result, ref, plan, seed=0):
     """Assert that every buffer the reference names equals it (floats within the tolerance of their type)."""
-    from transpiler.sim.run import tolerance
+    from transpiler.sim.outcome import tolerance
 
     expected = ref(inputs_of(plan, seed))
     for r, bufs in expected.items():

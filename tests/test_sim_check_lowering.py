@@ -80,7 +80,7 @@ def _outcome(plan):
 
 
 def test_lit_inputs_check_lowering():
-    from transpiler.sim.run import first_difference
+    from transpiler.sim.outcome import first_difference
 
     checked, skipped = [], []
     for name, text in _chunks():

@@ -12,7 +12,7 @@ import transpiler.sim.run as sim_run
 from sim_kernels import BUILDERS, EXAMPLES
 from transpiler.sim import check_lowering
 from transpiler.sim.memory import Memory
-from transpiler.sim.run import Outcome, first_difference
+from transpiler.sim.outcome import Outcome, first_difference
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])

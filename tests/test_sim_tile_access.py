@@ -21,7 +21,7 @@ class _Program:
     """What access.load / access.store read of a program: its facts cache."""
 
     def __init__(self):
-        self.facts = {}
+        self.facts = access.FactCache()
 
 
 tiles = st.tuples(st.integers(1, 6), st.integers(1, 6), st.integers(-9, 9), st.integers(-9, 9),
@@ -125,7 +125,7 @@ def test_the_form_noted_for_a_sum_of_broadcasts_is_every_lane_s(line):
         fits = info.min <= min(exact.flat) and max(exact.flat) <= info.max
         assert rows == 1 or cols == 1 or not affine or not fits
         return
-    first, strides = noted[1]
+    first, strides = noted[0]
     lanes = first + np.arange(rows)[:, None].astype(object) * strides[0] + np.arange(cols)[None, :].astype(object) * strides[1]
     assert (lanes == exact).all() and (r.astype(object) == exact).all()
     assert info.min <= min(exact.flat) and max(exact.flat) <= info.max
@@ -172,3 +172,31 @@ def test_tt_broadcast_is_numpy_s_broadcast(axes, dtype, strided):
     got, want = broadcast_to(a, shape), np.broadcast_to(a, shape)
     assert got.shape == want.shape and got.dtype == want.dtype and not got.flags.writeable
     assert np.array_equal(got, want)
+
+
+def test_the_facts_of_a_tile_go_with_its_arrays():
+    """Issue 33, memory: a program's facts hold no tile alive.  Once the offsets (or the mask)
+    go, so does their entry, with its int64 copy; while they live, the entry is found again."""
+    import gc
+    import weakref
+
+    p = _Program()
+    gc.disable()  # reference counts alone must free them, as in a run (the collector is paused)
+    try:
+        off = (np.arange(64, dtype=np.int32) * 3).reshape(8, 8)
+        mask = np.ones((8, 8), bool)
+        mask[7, 7] = False  # a gathered tile: the facts keep an int64 copy of the offsets
+        f = access.facts(p, off, mask)
+        assert f is not None and access.facts(p, off, mask) is f and f.int64(off).dtype == np.int64
+        copy = weakref.ref(f.int64(off))
+        del f
+        assert len(p.facts) == 1
+        del mask
+        assert p.facts == {} and copy() is None
+        s = off + off  # a noted sum keeps no array alive either
+        access.note_sum(p, s, np.broadcast_to(off[:1], (8, 8)), np.broadcast_to(off[:, :1], (8, 8)))
+        assert len(p.facts) == 1
+        del s
+        assert p.facts == {}
+    finally:
+        gc.enable()

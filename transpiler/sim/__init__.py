@@ -39,7 +39,8 @@ except ImportError as e:  # a clear message, not a bare "No module named 'numpy'
 from .errors import Deadlock, Finding, NotSimulated, OutOfBounds, StepLimit, UsageError
 from .plan import Fill, Launch, Plan, parse_value
 from .plan_schema import load_plan
-from .run import SimResult, first_difference, simulate
+from .outcome import first_difference
+from .run import SimResult, simulate
 from .validate import check_lowering, lower_plan
 
 __all__ = ["Plan", "Launch", "Fill", "load_plan", "parse_value", "simulate", "check_lowering", "lower_plan",

@@ -7,7 +7,8 @@ What makes them cheap: the facts of an offset tensor under a mask (the smallest 
 offset, whether the live lanes are one contiguous run) are computed once per program for each
 ``(offsets, mask)`` pair of arrays and kept by identity (:func:`facts`; the interpreter never
 changes an array a value holds, so a kept array's facts stay true while the program holds it).
-An access then checks ``base + lo * scale`` and ``base + hi * scale`` only, and a contiguous run is
+The facts are kept only while both arrays live (weak references: an entry goes with its arrays,
+so a program's cache holds no dead tile alive; issue 33, memory).  An access then checks ``base + lo * scale`` and ``base + hi * scale`` only, and a contiguous run is
 one slice of the heap.  A tile whose offsets are affine in the lane index (``first + i * s0 + j *
 s1``, what ``make_range`` arithmetic builds; :func:`affine`) with every lane live is a strided view
 of the heap: a load copies it, a store whose lanes do not overlap assigns it, with no index array.
@@ -17,6 +18,7 @@ the general path of :class:`Memory`, which raises the finding with its usual tex
 
 from __future__ import annotations
 
+import weakref
 from typing import Optional
 
 import numpy as np
@@ -24,21 +26,20 @@ import numpy as np
 from .memory import BASE, Memory, OffsetPtr, masked
 
 I64 = np.dtype(np.int64)
-FACTS_MAX = 64  # (offsets, mask) pairs remembered per program (then forgotten all at once)
+FACTS_MAX = 256  # entries kept per program at most (then forgotten all at once); each also goes with its arrays
 
 
 class Facts:
     """The live lanes of ``off`` under ``mask`` (None: every lane): ``n_live`` of ``n``, offsets
-    ``lo`` ... ``hi``, the first live one ``first``, ``off64`` (``off`` as int64) and ``start``: the
+    ``lo`` ... ``hi``, the first live one ``first``, :meth:`int64` (``off`` as int64) and ``start``: the
     first offset when the live lanes are lanes 0 .. n_live-1 holding consecutive offsets (else None).
     ``tile``, ``(first, strides)`` of :func:`affine` when every lane is live, makes ``strides`` (in
     elements) and ``disjoint`` (no two lanes share an element) known; else ``strides`` is None."""
 
-    __slots__ = ("off", "mask", "usable", "n", "n_live", "lo", "hi", "first", "start", "_off64", "strides",
-                 "disjoint")
+    __slots__ = ("shape", "usable", "n", "n_live", "lo", "hi", "first", "start", "_off64", "strides", "disjoint")
 
     def __init__(self, off, mask, tile=None):
-        self.off, self.mask = off, mask
+        self.shape = off.shape
         self.usable = False
         self.strides = self._off64 = None
         if off.__class__ is not np.ndarray or off.dtype.kind not in "iu" or not off.size:
@@ -65,11 +66,10 @@ class Facts:
         self.start = int(flat[0]) if prefix and run else None
 
 
-    @property
-    def off64(self) -> np.ndarray:
-        """The offsets as int64 (made on first use for an affine tile)."""
+    def int64(self, off: np.ndarray) -> np.ndarray:
+        """``off`` (the offsets these are the facts of) as int64 (made on first use for an affine tile)."""
         if self._off64 is None:
-            self._off64 = self.off.astype(I64)
+            self._off64 = off.astype(I64)
         return self._off64
 
 
@@ -117,7 +117,7 @@ def note_sum(p, r, x, y) -> None:
     lo, hi = _bounds(first, r.shape, strides)
     info = np.iinfo(r.dtype)
     if info.min <= lo and hi <= info.max:
-        p.facts[(id(r),)] = (r, (first, strides))
+        remember(p.facts, (id(r),), (first, strides), r)
 
 
 def _compact_form(x: np.ndarray):
@@ -151,7 +151,7 @@ def _disjoint(shape, strides) -> bool:
 def _tile(view: np.ndarray, f: Facts, base: int) -> np.ndarray:
     """The heap ``view`` (elements) as the affine tile of ``f`` at element ``base``."""
     size = view.itemsize
-    return np.lib.stride_tricks.as_strided(view[base + f.first:], f.off.shape, [s * size for s in f.strides])
+    return np.lib.stride_tricks.as_strided(view[base + f.first:], f.shape, [s * size for s in f.strides])
 
 
 def facts(p, off, mask) -> Optional[Facts]:
@@ -159,19 +159,42 @@ def facts(p, off, mask) -> Optional[Facts]:
     the general path must be taken."""
     cache = p.facts
     key = (id(off), id(mask))
-    f = cache.get(key)
-    if f is None or f.off is not off or f.mask is not mask:
+    entry = cache.get(key)
+    if entry is None:
         if len(cache) >= FACTS_MAX:
             cache.clear()
         tile = None
         if off.__class__ is np.ndarray and off.ndim >= 2 and off.dtype.kind in "iu" and off.size \
                 and (mask is None or (mask.__class__ is np.ndarray and mask.shape == off.shape and mask.all())):
-            known = cache.get((id(off),))  # the offsets' own facts, whatever the mask
-            if known is None or known[0] is not off:
-                known = cache[(id(off),)] = (off, affine(off))
-            tile = known[1]
-        f = cache[key] = Facts(off, mask, tile)
+            form = cache.get((id(off),))  # the offsets' own form, whatever the mask
+            tile = form[0] if form is not None else remember(cache, (id(off),), affine(off), off)
+        f = remember(cache, key, Facts(off, mask, tile), off, mask)
+    else:
+        f = entry[0]
     return f if f.usable else None
+
+
+class FactCache(dict):
+    """A program's facts: key -> ``(value, weak references)`` (:func:`remember`); a dict that a
+    weak reference can point to, so that an entry's callbacks do not keep the cache alive."""
+
+    __slots__ = ("__weakref__",)
+
+
+def remember(cache: FactCache, key, value, *arrays):
+    """``cache[key] = (value, refs)`` for as long as every array of ``arrays`` (None: none)
+    lives: ``refs``, a weak reference to each, takes the entry away when its array goes, before
+    its ``id`` can be reused (no reference cycle: the entry, with an int64 copy of the offsets,
+    is freed by its reference count, the collector being paused during a run).  Returns ``value``."""
+    home = weakref.ref(cache)
+
+    def forget(_ref):
+        c = home()
+        if c is not None:
+            c.pop(key, None)
+
+    cache[key] = (value, [weakref.ref(a, forget) for a in arrays if a is not None])
+    return value
 
 
 def _checked(p, mem: Memory, ptr: OffsetPtr, itemsize: int, mask):
@@ -198,7 +221,7 @@ def load(p, mem: Memory, ptr, dtype: np.dtype, mask, other, snapshot=None):
             f, base = hit
             view = mem.view(dtype)
             if f.strides is not None:
-                values = view[f.off64 + base] if min(f.strides) < 0 else _tile(view, f, base).copy()
+                values = view[f.int64(ptr.off) + base] if min(f.strides) < 0 else _tile(view, f, base).copy()
                 if other is None or getattr(other, "dtype", None) == dtype:
                     return values
                 return masked(values, dtype, mask, other)
@@ -212,7 +235,7 @@ def load(p, mem: Memory, ptr, dtype: np.dtype, mask, other, snapshot=None):
                 values = np.zeros(f.n, dtype)
                 values[: f.n_live] = view[s : s + f.n_live]
                 return masked(values, dtype, mask, other)
-            idx = f.off64 + base
+            idx = f.int64(ptr.off) + base
             if f.n_live != f.n:
                 idx = np.where(mask, idx, base + f.first)
             return masked(view[idx], dtype, mask, other)
@@ -245,6 +268,6 @@ def store(p, mem: Memory, ptr, dtype: np.dtype, values, mask) -> None:
                 _tile(mem.view(dtype), f, base)[...] = values if values.dtype == dtype else values.astype(dtype)
                 mem.version += 1
                 return
-            mem.store_at(f.off64 + base, dtype, values, None if f.n_live == f.n else mask)
+            mem.store_at(f.int64(ptr.off) + base, dtype, values, None if f.n_live == f.n else mask)
             return
     mem.store(ptr, dtype, values, mask)

@@ -4,7 +4,7 @@ compared across schedules (a schedule-dependent result is a finding, SPEC.md sec
 from __future__ import annotations
 
 from collections import deque
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import attrs
 import numpy as np
@@ -15,6 +15,7 @@ from .compiler import Compiler
 from ..gcpause import collector_paused
 from .library.binding import DeviceLibrary
 from .limits import check_heaps
+from .outcome import Outcome, first_difference
 from .progress import programs_of
 from .memory import Memory
 from .arguments import arguments, function_of, pointer_dtypes
@@ -28,34 +29,14 @@ from .watch import attach, tracing
 class SimResult:
     """``buffers[r][name]``: rank r's copy of each buffer after the run of the first schedule
     (numpy arrays of the buffer's dtype); ``ops``: ops executed in it; ``seeds``: the schedules;
-    ``outcomes``: every schedule's :class:`Outcome`, in the order of ``seeds`` (kept so that
-    ``--check-lowering`` compares them without running a schedule again)."""
+    ``outcomes``: the first schedule's :class:`Outcome` (each later one is compared with it as
+    it ends, then let go: :func:`schedule_runs`)."""
 
     buffers: List[Dict[str, np.ndarray]]
     ops: int
     seeds: List[int]
     run: Optional[Run] = None
     outcomes: List["Outcome"] = attrs.Factory(list)
-
-
-@attrs.define
-class Outcome:
-    """The final memory of one schedule: ``buffers[r][name]`` as in :class:`SimResult`, and
-    ``loose[r][name]`` (or None), the elements last written by a float atomic add."""
-
-    seed: int
-    buffers: List[Dict[str, np.ndarray]]
-    loose: Optional[List[Optional[Dict[str, np.ndarray]]]] = None
-
-    @classmethod
-    def of(cls, seed: int, run: Run) -> "Outcome":
-        """The outcome of the finished ``run`` under schedule ``seed``."""
-        m = run.memory
-        loose = None
-        if m.loose is not None:  # per buffer of each rank, the elements a float atomic add wrote last
-            loose = [{name: m.loose[r * m.heap_size + b.offset:][: b.count * b.dtype.itemsize : b.dtype.itemsize].copy()
-                      for name, b in m.buffers.items()} for r in range(m.ranks)]
-        return cls(seed, [m.buffers_of(r) for r in range(m.ranks)], loose)
 
 
 @attrs.define
@@ -205,84 +186,40 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
         Finding: deadlock, out-of-bounds access, op not simulated, step limit, or (kind
             ``schedule-dependent``) a result that differs between two schedules (exit status 1).
     """
-    library = DeviceLibrary(device_library)
-    prep = prepare(plan, seed, library, sub_blocks)
-    first_run = None
+    prep = prepare(plan, seed, DeviceLibrary(device_library), sub_blocks)
     seeds = [seed + k for k in range(schedules)]
-    outcomes: List[Outcome] = []
+    runs = schedule_runs(prep, seeds, reorder, max_ops, on_progress, races, trace)
+    first_run, first = next(runs)
+    for _later in runs:  # each checked against the first, then let go (its heaps with it)
+        pass
+    return SimResult(first.buffers, first_run.ops, seeds, first_run, [first])
+
+
+def schedule_runs(prep: _Prepared, seeds: List[int], reorder: bool, max_ops: int, on_progress=None,
+                  races: bool = False, trace=None) -> Iterator[Tuple[Run, Outcome]]:
+    """``(run, outcome)`` of the prepared plan under each schedule of ``seeds``, one at a time
+    (the caller keeps what it needs: a run's heaps go when it lets the run go; issue 33, memory).
+    The first run is traced into ``trace``; each later outcome is compared with the first's.
+
+    Raises:
+        Finding: of a run, or (kind ``schedule-dependent``) an outcome that differs from the first's.
+    """
+    first = None
     for k, s in enumerate(seeds):
-        with tracing(trace if first_run is None else None) as tracer:
+        with tracing(trace if first is None else None) as tracer:
             run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress, races=races, tracer=tracer,
-                               run_of=(k + 1, schedules))
-        outcomes.append(Outcome.of(s, run))
-        if first_run is None:
-            first_run = run
-            continue
-        diff = first_difference(outcomes[0], outcomes[-1])
-        if diff is not None:
-            r, name, i, a, b = diff
-            raise Finding(f"the result depends on the schedule: rank {r}, buffer '{name}', index {i} is {a} under "
-                          f"schedule {seed} and {b} under schedule {s}", kind=SCHEDULE)
-        if run is not first_run:
-            del run  # the outcome keeps copies of the buffers: the heaps of later runs can go
-    return SimResult(outcomes[0].buffers, first_run.ops, seeds, first_run, outcomes)
-
-
-def tolerance(dtype: np.dtype) -> float:
-    """The relative and absolute tolerance of comparisons against an outside reference, and of
-    elements last written by a float atomic add (SPEC.md section 7: their order is the
-    schedule's): 1e-2 for 8-bit floats, 4e-3 for 16-bit, 1e-5 for wider."""
-    if dtype.kind not in "fV" and "float" not in dtype.name:
-        return 0.0
-    return {1: 1e-1, 2: 4e-3}.get(dtype.itemsize, 1e-5)
-
-
-def _loose(o, r: int, name: str):
-    if isinstance(o, Outcome) and o.loose is not None and o.loose[r] is not None:
-        return o.loose[r][name]
-    return None
-
-
-def first_difference(a, b):
-    """``(rank, buffer, index, value in a, value in b)`` of the first element that differs, or None.
-
-    ``a`` and ``b`` are :class:`Outcome` s, or lists (one per rank) of buffers by name.  Elements
-    are compared bit for bit (SPEC.md section 7: the simulator sums in one fixed order), except
-    elements either run last wrote by a float atomic add, compared within :func:`tolerance`
-    (NaN equal to NaN)."""
-    for r, (ra, rb) in enumerate(zip(_buffers(a), _buffers(b))):
-        for name, x in ra.items():
-            y = rb[name]
-            x1, y1 = x.reshape(-1), y.reshape(-1)
-            differ = np.flatnonzero(~_same_bits(x1, y1))  # the common case, none, costs one pass
-            if not differ.size:
-                continue
-            la, lb = _loose(a, r, name), _loose(b, r, name)
-            if (la is not None or lb is not None) and tolerance(x.dtype):
-                near = (la if lb is None else lb if la is None else la | lb).reshape(-1)[differ]
-                xf, yf = x1[differ].astype(np.float64), y1[differ].astype(np.float64)
-                close = np.isclose(xf, yf, rtol=tolerance(x.dtype), atol=tolerance(x.dtype), equal_nan=True)
-                differ = differ[~(near & close)]
-            if differ.size:
-                i = int(differ[0])
-                return r, name, i, x1[i], y1[i]
-    return None
-
-
-def _buffers(o) -> List[Dict[str, np.ndarray]]:
-    return o.buffers if isinstance(o, Outcome) else o
-
-
-def _same_bits(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Per element: ``x`` and ``y`` have the same bytes (NaN payloads and the sign of 0 included)."""
-    size = x.dtype.itemsize
-    x, y = np.ascontiguousarray(x), np.ascontiguousarray(y)
-    if size in (1, 2, 4, 8):  # one unsigned integer per element: one comparison, no byte axis
-        word = np.dtype(f"u{size}")
-        return x.view(word) == y.view(word)
-    xb = x.view(np.uint8).reshape(x.shape + (size,))
-    yb = y.view(np.uint8).reshape(y.shape + (size,))
-    return (xb == yb).all(-1)
+                               run_of=(k + 1, len(seeds)))
+        outcome = Outcome.of(s, run)
+        if first is None:
+            first = outcome
+        else:
+            diff = first_difference(first, outcome)
+            if diff is not None:
+                r, name, i, a, b = diff
+                raise Finding(f"the result depends on the schedule: rank {r}, buffer '{name}', index {i} is {a} "
+                              f"under schedule {first.seed} and {b} under schedule {s}", kind=SCHEDULE)
+        yield run, outcome
+        del run, outcome
 
 
 def writer_note(run: Run, rank: int, name: str, index: int, label: str):

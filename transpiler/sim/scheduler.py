@@ -16,6 +16,7 @@ import random
 from collections import deque
 from typing import Dict, List, Optional, Sequence
 
+from .access import FactCache
 from .blocking import Barrier, Park
 from .errors import Deadlock, Finding, StepLimit, format_program, op_note
 from .interp import call_function
@@ -86,7 +87,7 @@ class Program:
         self.teams = run.teams
         self.blocked = None
         self.gen = None
-        self.facts: Dict[tuple, object] = {}  # transpiler.sim.access
+        self.facts = FactCache()  # transpiler.sim.access
         self.hb = None  # transpiler.sim.hb.Actor, with --races / --trace
 
     def take_snapshot(self, wait) -> None:
