@@ -229,8 +229,15 @@ class Memory:
         return masked(snapshot.gather(dtype, self.indices(ptr, dtype.itemsize, mask, "load")), dtype, mask, other)
 
     def buffers_of(self, rank: int) -> Dict[str, np.ndarray]:
-        """Copies of every buffer of ``rank``, by name."""
-        return {name: self.array(name, rank).copy() for name in self.buffers}
+        """Every buffer of ``rank``, by name, as read-only views of the heap: for the end of a run,
+        when nothing writes the heap again (no copy: a run's outcome holds its heap, nothing else
+        of the run; issue 33, memory)."""
+        out = {}
+        for name in self.buffers:
+            a = self.array(name, rank)
+            a.flags.writeable = False
+            out[name] = a
+        return out
 
     def names(self) -> List[str]:
         return list(self.buffers)

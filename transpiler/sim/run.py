@@ -30,12 +30,12 @@ class SimResult:
     """``buffers[r][name]``: rank r's copy of each buffer after the run of the first schedule
     (numpy arrays of the buffer's dtype); ``ops``: ops executed in it; ``seeds``: the schedules;
     ``outcomes``: the first schedule's :class:`Outcome` (each later one is compared with it as
-    it ends, then let go: :func:`schedule_runs`)."""
+    it ends, then let go: :func:`schedule_runs`).  The buffers are read-only views of the first
+    run's heaps, which the result keeps; nothing else of a run is kept."""
 
     buffers: List[Dict[str, np.ndarray]]
     ops: int
     seeds: List[int]
-    run: Optional[Run] = None
     outcomes: List["Outcome"] = attrs.Factory(list)
 
 
@@ -190,9 +190,11 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
     seeds = [seed + k for k in range(schedules)]
     runs = schedule_runs(prep, seeds, reorder, max_ops, on_progress, races, trace)
     first_run, first = next(runs)
-    for _later in runs:  # each checked against the first, then let go (its heaps with it)
-        pass
-    return SimResult(first.buffers, first_run.ops, seeds, first_run, [first])
+    ops = first_run.ops
+    del first_run
+    for later in runs:  # each checked against the first, then let go (its heaps with it)
+        del later
+    return SimResult(first.buffers, ops, seeds, [first])
 
 
 def schedule_runs(prep: _Prepared, seeds: List[int], reorder: bool, max_ops: int, on_progress=None,

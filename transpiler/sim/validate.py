@@ -83,12 +83,12 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, Union[str, Tuple[s
         for k in range(schedules):
             if tracer is not None and k == 0:
                 tracer.begin_run("before lowering", 0)
-            _, b = _labelled("before lowering", next, before)
+            b = _labelled("before lowering", next, before)[1]
             if tracer is not None and k == 0:
                 tracer.begin_run("after lowering", plan.ranks)
             run, a = _labelled("after lowering", next, after)
             if result is None:
-                result = SimResult(a.buffers, run.ops, seeds, run, [a])
+                result = SimResult(a.buffers, run.ops, seeds, [a])
             diff = first_difference(b, a)
             if diff is not None:
                 raise _difference(plan, after_plan, diff, b.seed, reorder, max_ops, library, sub_blocks, seed)
