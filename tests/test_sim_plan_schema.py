@@ -218,3 +218,23 @@ def test_an_action_without_ranks_runs_on_every_rank_as_in_the_api(tmp_path):
     result = simulate(loaded)
     assert [list(b["out"][:2]) for b in result.buffers] == [[0, 2], [1, 2]]
     assert [list(b["flags"]) for b in result.buffers] == [[5, 5], [5, 5]]
+
+
+def test_constant_buffers_cost_no_memory_per_element():
+    """``zeros`` / ``ones`` / ``full`` / ``rank`` are one element seen N times (issue 33, memory),
+    with the values the plain arrays have; a run starts from them exactly."""
+    import numpy as np
+
+    from transpiler.sim.plan import parse_value
+
+    rng = np.random.default_rng(0)
+    for text, plain in (("zeros(5, f32)", np.zeros(5, np.float32)), ("ones(5, i8)", np.ones(5, np.int8)),
+                        ("full(5, -0.0, f32)", np.full(5, -0.0, np.float32)), ("rank(5, i32)", np.full(5, 3, np.int32))):
+        a = parse_value(text).materialize(3, rng)
+        assert a.strides == (0,) and not a.flags.writeable and a.dtype == plain.dtype
+        assert a.tobytes() == plain.tobytes(), text  # -0.0 keeps its sign bit
+    plan = Plan(2, {"out": "full(4, 7, i32)", "flags": "zeros(2, i32)", "spare": "full(3, -0.0, f32)"},
+                [Launch(module=TEAMS, args=dict(ARGS))])
+    out = simulate(plan).buffers
+    assert [b["out"][3] for b in out] == [7, 7]  # out[3] is not written with sync 0
+    assert all(np.signbit(b["spare"]).all() and not b["flags"].any() for b in out)

@@ -87,18 +87,14 @@ class BufferValue:
     arrays: Optional[tuple] = None
 
     def materialize(self, rank: int, rng: np.random.Generator) -> np.ndarray:
-        """Rank ``rank``'s array (``rng`` draws ``random``)."""
+        """Rank ``rank``'s array (``rng`` draws ``random``); a constant (``zeros``, ``ones``,
+        ``full``, ``rank``) is a read-only broadcast of its one element (numpy stride 0)."""
         d = self.dtype
-        if self.kind == "zeros":
-            return np.zeros(self.n, d)
-        if self.kind == "ones":
-            return np.ones(self.n, d)
+        constant = {"zeros": 0, "ones": 1, "full": self.fill, "rank": rank}
+        if self.kind in constant:  # one element seen n times: no memory per element (read-only)
+            return np.broadcast_to(np.array(constant[self.kind]).astype(d), (self.n,))
         if self.kind == "arange":
             return np.arange(self.n).astype(d)
-        if self.kind == "full":
-            return np.full(self.n, self.fill).astype(d)
-        if self.kind == "rank":
-            return np.full(self.n, rank).astype(d)
         if self.kind == "random":
             if d.kind in "iu":
                 return rng.integers(0, 100, self.n).astype(d)

@@ -69,6 +69,7 @@ def check_lowering(plan: Plan, *, lowered: Optional[Dict[str, Union[str, Tuple[s
     library = DeviceLibrary(device_library)
     preps = [_labelled(label, prepare, p, seed, library, sub_blocks)
              for label, p in (("before lowering", plan), ("after lowering", after_plan))]
+    preps[1].initial = preps[0].initial  # the same buffers and seed: one copy of the inputs
     seeds = [seed + k for k in range(schedules)]
 
     def progress(label):
