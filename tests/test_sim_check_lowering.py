@@ -65,7 +65,14 @@ def _sweep_plan(text: str, fn_op) -> Plan:
         if is_pointer(a.type):
             t = str(pointee(a.type))
             kind = "arange" if t in ("f16", "bf16", "f32") else "ones"  # integer slots hold 1: waits for 1 pass
-            buffers[f"b{i}"] = f"{kind}(4096, {t})" if t in ("f16", "bf16", "f32", "i8", "i16", "i32", "i64") else "zeros(4096, i8)"
+            if t in ("f16", "bf16", "f32", "i8", "i16", "i32", "i64"):
+                buffers[f"b{i}"] = f"{kind}(4096, {t})"
+            else:  # zeros of the pointee's type (inferred), or bytes for a pointee numpy has no type for
+                try:
+                    dtype_of(pointee(a.type))
+                    buffers[f"b{i}"] = "zeros(4096)"
+                except Exception:
+                    buffers[f"b{i}"] = "zeros(4096, i8)"
             args[f"#{i}"] = f"b{i}"
         else:
             args[f"#{i}"] = 1 if dtype_of(a.type).kind != "f" else 1.0

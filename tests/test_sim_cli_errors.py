@@ -227,3 +227,38 @@ def test_missing_numpy_is_a_plain_error_not_a_usage_error():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stderr)
     assert r.stderr == "ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'\n", r.stderr
+
+
+def test_a_buffer_of_another_element_type_than_its_pointer_is_refused():
+    """The new-user trial's worst finding: ``rank(256, i32)`` passed to ``!tt.ptr<f32>`` ran, and
+    the kernel read its bits as floats (4e-45 for 3).  Integers of one width still pass for each
+    other (signless)."""
+    args = [a.replace("local_ptr=zeros(4)", "local_ptr=rank(4, i32)") for a in PUSH_ARGS]
+    message = usage_error(sim(PUSH, "--ranks", 2, *args, "--arg", "n_per_rank=4"))
+    assert message == ("--arg local_ptr: buffer 'local_ptr' holds i32, but argument 'local_ptr' of "
+                       "@allgather_push_kernel points to f32: give the buffer that element type (or leave it out)")
+    args = [a.replace("signal_ptr=zeros(4)", "signal_ptr=zeros(4, ui32)") for a in PUSH_ARGS]
+    r = sim(PUSH, "--ranks", 2, *args, "--arg", "n_per_rank=4")
+    assert "holds" not in r.stderr
+
+
+@pytest.mark.parametrize("option", [["--ranks", "2"], ["--grid", "2"], ["--function", "f"]])
+def test_run_options_with_a_plan_are_refused_not_ignored(option):
+    plan = ROOT / "examples" / "allgather_push" / "plan.json"
+    message = usage_error(sim("--plan", plan, *option))
+    assert message == ("--plan takes the kernels, ranks, grids and arguments from the plan: give no "
+                       f"{option[0]}"), message
+
+
+def test_a_lowered_file_that_is_not_utf8_is_a_located_error(tmp_path):
+    bad = tmp_path / "garbage.mlir"
+    bad.write_bytes(b"module {\n \xff\n}\n")
+    r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(4)", "--arg", "idx=1", "--lowered", bad)
+    assert r.returncode == 1 and r.stdout == "", r.stderr
+    assert r.stderr.startswith(f"{bad}:2:2: error: invalid UTF-8: byte 0xff"), r.stderr
+    assert "codec" not in r.stderr
+
+
+def test_a_bad_buffer_value_does_not_claim_plans_need_its_type():
+    message = usage_error(sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=abc", "--arg", "idx=1"))
+    assert "in a plan" not in message and "where the buffer is passed to no pointer argument" in message, message

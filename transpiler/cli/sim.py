@@ -24,7 +24,7 @@ import click
 from .. import BUG_REPORT_URL, __version__
 from .help import GENERIC
 from .options import GroupedCommand, option
-from .output import check_writable, write_output
+from .output import check_writable, read_input, write_output
 
 EXIT_OK, EXIT_FINDING, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -69,7 +69,7 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
              "written only when the run succeeded.")
 @option("--plan", "plan_path", value_name="<plan.json>", group=RUN, help="Run the steps of a plan (JSON; " + SECTION + ").")
 @option("--ranks", callback=_ranks, value_name="<n>", group=RUN, help="Number of ranks (PEs).")
-@option("--grid", default="1", value_name="<g[,g[,g]]>", group=RUN,
+@option("--grid", value_name="<g[,g[,g]]>", group=RUN,
         help="Programs per launch, along axes x, y, z (default 1).")
 @option("--function", "function", value_name="<name>", group=RUN,
         help="The function to launch (default: the module's only public one).")
@@ -122,10 +122,10 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
     check_writable(out_dir, "--out", directory=True)
     check_writable(trace_path, "--trace")
     try:
-        plan, kernel_text = build_plan(kernel, plan_path, ranks, _grid(grid), function, args)
+        plan, kernel_text = build_plan(kernel, plan_path, ranks, grid and _grid(grid), function, args)
         lowered = None
         if lowered_path:
-            lowered = {kernel_text: (_read(lowered_path), lowered_path)}
+            lowered = {kernel_text: (read_input(lowered_path), lowered_path)}
         t0 = time.perf_counter()
         with _progress() as on_progress:
             result = run_plan(plan, compare=check_lowering or lowered is not None, lowered=lowered, seed=seed,
@@ -172,14 +172,6 @@ def _usage_message(e, plan_path) -> str:
     return str(e)
 
 
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise click.UsageError(f"cannot read '{path}': {getattr(e, 'strerror', None) or e}") from None
-
-
 def _with_python_notes(diag):
     from ..pyloc import python_source_notes
 
@@ -196,7 +188,7 @@ def _write_npz(out_dir: str, result) -> None:
         for r, bufs in enumerate(result.buffers):
             np.savez(os.path.join(out_dir, f"rank{r}.npz"), **bufs)
     except OSError as e:
-        raise click.UsageError(f"cannot write to '{out_dir}': {e.strerror}") from None
+        raise click.UsageError(f"--out: cannot write '{out_dir}': {e.strerror}") from None
 
 
 class _progress:

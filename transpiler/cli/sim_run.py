@@ -41,8 +41,11 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         DiagnosticError: KERNEL is not UTF-8 text (as ``ttd-lower``).
     """
     if plan_path is not None:
-        if kernel is not None or args:
-            raise UsageError("--plan takes the kernels and arguments from the plan: give no KERNEL or --arg")
+        given = [o for o, v in (("KERNEL", kernel), ("--arg", args), ("--ranks", ranks), ("--grid", grid),
+                                ("--function", function)) if v]
+        if given:
+            raise UsageError(f"--plan takes the kernels, ranks, grids and arguments from the plan: give no "
+                             f"{' or '.join(given)}")
         plan = load_plan(plan_path)
         launches = [a for step in plan.steps for a in step if isinstance(a, Launch)]
         return plan, (launches[0].module if launches else None)
@@ -82,7 +85,7 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         else:
             launch_args[name] = _scalar(value, name, ranks)
             _check_scalar(launch_args[name], name, value, dtype_of(arg.type))
-    launch = Launch(list(range(ranks)), text, function, grid, launch_args, filename=kernel)
+    launch = Launch(list(range(ranks)), text, function, grid or (1,), launch_args, filename=kernel)
     return Plan(ranks, buffers, [[launch]]), text
 
 

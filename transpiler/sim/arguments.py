@@ -4,7 +4,7 @@ error a :class:`UsageError` with the key path of the plan's value (``steps[0][0]
 from __future__ import annotations
 
 import math
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 import numpy as np
 
@@ -43,18 +43,36 @@ def _positions(fn, given: Dict, at) -> Dict[int, object]:
     return by_position
 
 
-def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, np.dtype]:
-    """buffer name -> pointee type, for the buffers ``given`` passes to pointer arguments of ``fn``."""
+def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, Tuple[np.dtype, tuple, str]]:
+    """buffer name -> ``(pointee type, key path of the argument, its name)``, for the buffers
+    ``given`` passes to pointer arguments of ``fn`` (pointees without a numpy type left out)."""
     out = {}
     by_position = _positions(fn, given, at)
     for i, a in enumerate(fn.arguments):
         v = by_position.get(i)
         if is_pointer(a.type) and isinstance(v, str):
+            label = a.name.lstrip("%") if a.name else f"#{i}"
+            key = next((k for k in given if k in (label, f"#{i}")), label)
             try:
-                out[v] = dtype_of(pointee(a.type))
+                out[v] = (dtype_of(pointee(a.type)), at + ("args", key), label)
             except Exception:  # a pointee the simulator has no numpy type for: no inference
                 continue
     return out
+
+
+def check_pointees(values: Dict, uses: Dict[str, list]) -> None:
+    """Raise :class:`UsageError` (at the argument) when a buffer's element type is not the
+    pointee type of a pointer argument it is passed to: the kernel would read its bytes as
+    another type (a ``rank(8, i32)`` buffer read through ``!tt.ptr<f32>`` is 1e-45, not 1).  Integers
+    of one width pass for each other (``i32`` for ``ui32``: MLIR's integers are signless).
+    ``uses``: buffer name -> ``[(pointee type, key path, argument name, function name)]``."""
+    for name, v in values.items():
+        for want, where, label, function in uses.get(name, ()):
+            same_bits = v.dtype.kind in "biu" and want.kind in "biu" and v.dtype.itemsize == want.itemsize
+            if v.dtype != want and not same_bits:  # i32 for ui32: the same bits, a signless reading
+                raise UsageError(f"buffer '{name}' holds {dtype_name(v.dtype)}, but argument '{label}' of "
+                                 f"@{function} points to {dtype_name(want)}: give the buffer that element "
+                                 f"type (or leave it out)", where)
 
 
 def scalar_value(v, dtype: np.dtype, shown: Optional[str] = None):

@@ -154,7 +154,8 @@ def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ra
     m = _CALL.match(text)
     if m is None:
         raise UsageError(f"'{text}' is not a buffer value (zeros(N), ones(N), arange(N), full(N,V), random(N), "
-                         f"rank(N), FILE.npy, each with an element type as last argument in a plan)")
+                         f"rank(N) or FILE.npy; an element type as last argument, e.g. zeros(N, i32), where the "
+                         f"buffer is passed to no pointer argument)")
     kind, inner = m.group(1), [s.strip() for s in m.group(2).split(",") if s.strip()]
     want = 2 if kind == "full" else 1
     if len(inner) == want + 1:

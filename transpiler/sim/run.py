@@ -18,7 +18,7 @@ from .limits import check_heaps
 from .outcome import Outcome, first_difference
 from .progress import programs_of
 from .memory import Memory
-from .arguments import arguments, function_of, pointer_dtypes
+from .arguments import arguments, check_pointees, function_of, pointer_dtypes
 from .plan import Fill, Launch, Plan, parse_value
 from .plan_actions import check_plan
 from .scheduler import ActiveLaunch, Run, run_step
@@ -80,14 +80,15 @@ def prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cach
 
 
 def _prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cache: dict) -> _Prepared:
-    resolved, pointee = [], {}
+    resolved, pointee, uses = [], {}, {}
     for s, step in enumerate(plan.steps):
         for a, action in enumerate(step):
             if isinstance(action, Launch):
                 c = _compiler(cache, action, library)
                 fn = function_of(c, action.function, ("steps", s, a))
-                for name, d in pointer_dtypes(fn, action.args, ("steps", s, a)).items():
+                for name, (d, where, label) in pointer_dtypes(fn, action.args, ("steps", s, a)).items():
                     pointee.setdefault(name, d)
+                    uses.setdefault(name, []).append((d, where, label, fn.name))
                 resolved.append((c, fn))
     rng = np.random.default_rng(seed)
     layout, initial = [], {}
@@ -97,6 +98,7 @@ def _prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cac
             values[name] = parse_value(value, pointee.get(name), plan.base_dir, plan.ranks)
         except UsageError as e:
             raise UsageError(e.message, ("buffers", name)) from None
+    check_pointees(values, uses)
     try:
         check_heaps(plan.ranks, [v.n * v.dtype.itemsize for v in values.values()])
     except UsageError as e:
