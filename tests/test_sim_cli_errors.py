@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -262,3 +263,16 @@ def test_a_lowered_file_that_is_not_utf8_is_a_located_error(tmp_path):
 def test_a_bad_buffer_value_does_not_claim_plans_need_its_type():
     message = usage_error(sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=abc", "--arg", "idx=1"))
     assert "in a plan" not in message and "where the buffer is passed to no pointer argument" in message, message
+
+
+def test_a_notify_past_its_buffer_names_the_buffer_and_element_at_any_rank_count():
+    """With 20 ranks the signal slot of the same mistake lies past the calling rank's heap, and
+    the finding said only 'pointer 0x... is not in the heap'; it names the buffer and the element
+    as the out-of-bounds message of 4 ranks does (README: "its buffer and size, the offset")."""
+    args = ["--arg", "local_ptr=rank(1)", "--arg", "symm_buf_ptr=zeros(20)", "--arg", "signal_ptr=zeros(20)",
+            "--arg", "out_ptr=zeros(20)", "--arg", "n_per_rank=1", "--arg", "epoch=1"]
+    r = sim(PUSH, "--ranks", 20, *args)
+    assert r.returncode == 1, r.stderr
+    head = r.stderr.splitlines()[0]
+    assert re.search(r"'distributed.notify' op rank \d+, program \(0, 0, 0\): out-of-bounds pointer: element \d+ is "
+                     r"outside buffer 'signal_ptr' \(20 elements of 4 bytes\) on rank \d+", head), head

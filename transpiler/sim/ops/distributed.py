@@ -50,11 +50,23 @@ def symm_at(p, ptr: Ptr, r) -> Ptr:
     a = ptr.addr
     lo, hi = (a, a) if a.__class__ is int else (int(np.min(a)), int(np.max(a)))
     if lo < base or hi >= base + mem.heap_size:
-        raise Finding(f"pointer {hex(lo)} is not in the heap of the calling rank {p.rank}")
+        raise Finding(_outside_heap(mem, ptr, lo if lo < base else hi, p.rank))
     delta = mem.base(r) - base
     if ptr.lanes is None:  # one buffer: the same buffer in rank r's heap
         return Ptr(ptr.addr + delta, ptr.buf, r)
     return with_heap(mem, ptr, r, ptr.addr + delta)
+
+
+def _outside_heap(mem, ptr: Ptr, addr: int, rank: int) -> str:
+    """The message of ``symm_at`` of ``addr``, outside the calling ``rank``'s heap: the element
+    of the pointer's buffer it is, when the pointer has one (as an out-of-bounds access says)."""
+    buf = ptr.buf
+    if buf is None or ptr.heap is None:
+        return f"pointer {hex(addr)} is not in the heap of the calling rank {rank}"
+    size = buf.dtype.itemsize
+    rel = addr - mem.base(ptr.heap) - buf.offset
+    return (f"out-of-bounds pointer: element {rel // size} is outside buffer '{buf.name}' ({buf.count} elements "
+            f"of {size} bytes) on rank {ptr.heap}, and outside the calling rank {rank}'s heap (address {hex(addr)})")
 
 
 @implements("distributed.symm_at")
