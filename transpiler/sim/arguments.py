@@ -43,6 +43,12 @@ def _positions(fn, given: Dict, at) -> Dict[int, object]:
     return by_position
 
 
+def _label_and_key(a, i: int, given: Dict):
+    """Argument ``i`` (``a``)'s name as the user writes it, and the key of ``given`` naming it."""
+    label = a.name.lstrip("%") if a.name else f"#{i}"
+    return label, next((k for k in given if k in (label, f"#{i}")), label)
+
+
 def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, Tuple[np.dtype, tuple, str]]:
     """buffer name -> ``(pointee type, key path of the argument, its name)``, for the buffers
     ``given`` passes to pointer arguments of ``fn`` (pointees without a numpy type left out)."""
@@ -51,8 +57,7 @@ def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, Tuple[np.dtype, tuple, s
     for i, a in enumerate(fn.arguments):
         v = by_position.get(i)
         if is_pointer(a.type) and isinstance(v, str):
-            label = a.name.lstrip("%") if a.name else f"#{i}"
-            key = next((k for k in given if k in (label, f"#{i}")), label)
+            label, key = _label_and_key(a, i, given)
             try:
                 out[v] = (dtype_of(pointee(a.type)), at + ("args", key), label)
             except Exception:  # a pointee the simulator has no numpy type for: no inference
@@ -116,8 +121,7 @@ def arguments(fn, given: Dict, index: int, rank: int, n: int, buffers, at=()) ->
     values = []
     by_position = _positions(fn, given, at)
     for i, a in enumerate(fn.arguments):
-        label = a.name.lstrip("%") if a.name else f"#{i}"
-        key = next((k for k in given if k in (label, f"#{i}")), label)
+        label, key = _label_and_key(a, i, given)
         where = at + ("args", key) if at else None
         if i not in by_position:
             raise UsageError(f"argument '{label}' of @{fn.name} is not given", at + ("args",) if at else None)

@@ -20,6 +20,7 @@ from .access import FactCache
 from .blocking import Barrier, Park
 from .errors import Deadlock, Finding, StepLimit, format_program, op_note
 from .interp import call_function
+from .progress import Progress
 from .library.pe_query import team_members
 
 #: scheduler turns between two looks at the parked programs (also when none can run); with more
@@ -151,8 +152,6 @@ def run_step(run: Run, queues: Sequence[deque], start_action, step=(1, 1), progr
     done = 0
 
     def report() -> None:
-        from .progress import Progress
-
         run.on_progress(Progress(*run.run_of, *step, done, max(programs, done), run.ops))
 
     for r in range(run.ranks):
