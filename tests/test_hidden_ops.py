@@ -52,6 +52,9 @@ def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_fi
     texts = [p.read_text(encoding="utf-8", errors="replace") for p in paths]
     texts += [t.replace(", ", ",\n") for t in texts[:40]] + [t.replace('"', "", 3) for t in texts[:40]]
     texts += ['"distributed.wait"\n(%a)', 'x = "a\\"distributed.notify"', "// distributed.wait\ndistributed.wait"]
+    # what a lookahead sees past the line's end (the search stops after the blanks that follow it)
+    texts += ['"distributed.wait"\r\n\n \t(%a)', '"distributed.wait"\n\n x(', '"distributed.wait"', "distributed.wait",
+              "%x = distributed.wait\n= 1", "distributed.wait =\n=", '"distributed.notify" \n', "distributed.wait\n.x"]
     assert len(texts) > 50
     for text in texts:
         assert names(_occurrences(text)) == names(_OCCURRENCE.finditer(text))

@@ -27,6 +27,9 @@ _OCCURRENCE = re.compile(r'"((?:' + _NAMES + r'))"(?=[ \t\r\n]*\()|"(?:[^"\\\n]|
                          r'|(?<![\w$.#!@%^"\-])(' + _NAMES + r')(?![\w$.\-])(?![ \t]*=(?!=))')
 
 
+# the blanks (line breaks included) after a line, which a lookahead of _OCCURRENCE may see through
+_BLANKS = re.compile(r"[ \t\r\n]*")
+
 # a comment between an op's results and its name (`%x = // note` on the line before the name)
 _COMMENT = re.compile(r"//[^\n\r]*")
 
@@ -69,13 +72,18 @@ def _occurrences(text: str):
     """The matches of :data:`_OCCURRENCE` in ``text`` on the lines that hold ``distributed.``:
     the same as over the whole text, since no match spans a line break (strings and comments
     end with their line), so a line's matches do not depend on the lines before it; the lines
-    without the word (most of a kernel: its ``loc`` strings) are not scanned at all."""
+    without the word (most of a kernel: its ``loc`` strings) are not scanned at all.  Each line
+    is searched up to the first character after the blanks that follow it: as far as a lookahead
+    can look (a generic name's ``(`` may stand on a later line), and no further, so that the
+    search for a match after the line's last one does not run on through the lines below
+    (about 175 us a kernel, issue 30)."""
     pos = text.find("distributed.")
+    n = len(text)
     while pos >= 0:
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
-        end = len(text) if end < 0 else end
-        for m in _OCCURRENCE.finditer(text, start):  # lookarounds see the text around the line
+        end = n if end < 0 else end
+        for m in _OCCURRENCE.finditer(text, start, _BLANKS.match(text, end).end() + 1):
             if m.start() >= end:
                 break
             yield m
