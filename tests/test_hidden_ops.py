@@ -58,3 +58,22 @@ def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_fi
     assert len(texts) > 50
     for text in texts:
         assert names(_occurrences(text)) == names(_OCCURRENCE.finditer(text))
+
+
+@pytest.mark.parametrize("suffix", [".ttir", ".mlir"])
+def test_an_op_hidden_in_a_file_named_for_a_later_stage_is_an_error(tmp_path, suffix):
+    """A ``.ttir`` file starts the pipeline after the ``ttir`` stage, which is where the hidden-op
+    check ran: a distributed op after an invalid value name was copied through unlowered with
+    exit 0 (new-user attack of this session).  The check now runs once whatever the stage."""
+    from click.testing import CliRunner
+
+    from transpiler import cli
+
+    path = tmp_path / f"k{suffix}"
+    path.write_text("tt.func @k(%p: !tt.ptr<f32>, %r: i32) {\n  %%q = distributed.symm_at %p, %r, : !tt.ptr<f32>\n"
+                    "  tt.return\n}\n")
+    out = tmp_path / "out.mlir"
+    result = CliRunner().invoke(cli.main, [str(path), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    assert f"k{suffix}:2:9: error: 'distributed.symm_at' is not read as an op here" in result.output
+    assert not out.exists()

@@ -61,11 +61,7 @@ def make_ttir(module: Module, options: Options) -> Module:
         DiagnosticError: with every verification error.
     """
     engine = DiagnosticEngine(options.error_limit)
-    if module.source is not None and "distributed." in module.source.text:
-        from .lowering.hidden_ops import hidden_distributed_ops
-
-        for d in hidden_distributed_ops(module):
-            engine.emit(d)
+    check_hidden_ops(module, engine)
     if not names_distributed_ops(module):
         engine.check()
         return module
@@ -80,6 +76,21 @@ def make_ttir(module: Module, options: Options) -> Module:
             op.verified = not diagnostics
     engine.check()
     return module
+
+
+def check_hidden_ops(module: Module, engine: DiagnosticEngine) -> None:
+    """Emit an error for each distributed op name of the source that the reader did not read as
+    an op (:mod:`~transpiler.lowering.hidden_ops`), once per module: the ``ttir`` stage does it,
+    and ``ttadapter`` when the pipeline starts there (a ``.ttir`` file), so that no such op is
+    copied to the output unlowered whatever the input's name."""
+    if module.hidden_ops_checked:
+        return
+    module.hidden_ops_checked = True
+    if module.source is not None and "distributed." in module.source.text:
+        from .lowering.hidden_ops import hidden_distributed_ops
+
+        for d in hidden_distributed_ops(module):
+            engine.emit(d)
 
 
 def run_lint(module: Module, options: Options) -> Module:
@@ -104,9 +115,11 @@ def make_ttadapter(module: Module, options: Options) -> Module:
     Raises:
         DiagnosticError: with every lowering or link-check error.
     """
+    engine = DiagnosticEngine(options.error_limit)
+    check_hidden_ops(module, engine)
+    engine.check()
     if options.lint:
         run_lint(module, options)
-    engine = DiagnosticEngine(options.error_limit)
     library = None
     if options.link_check and (options.symbol_list or names_distributed_ops(module)):  # a given list is always read
         from .lowering.link_check import SymbolListError, load_library
