@@ -28,6 +28,24 @@ def test_an_op_hidden_in_another_ops_text_is_an_error(op, column):
     assert "it stands in the text of 'tt.func'" in message
 
 
+def test_an_op_hidden_after_a_read_distributed_op_is_an_error():
+    """An unknown op's unclosed ``<`` after a distributed op the reader read: the next lines are
+    that unknown op's text, and the distributed op there was taken for the name of the one read
+    before it, since only the ends of the text between were looked at (attack of session 42)."""
+    op = "%0 = distributed.get_rank %n : i32\n    %2 = foo.bar <\n    %a = distributed.get_rank %n : i32 >"
+    with pytest.raises(LoweringError) as info:
+        lower(BODY.format(op=op), filename="masked.mlir")
+    message = str(info.value)
+    assert "masked.mlir:5:10: error: 'distributed.get_rank' is not read as an op here" in message, message
+    assert "it stands in the text of 'foo.bar'" in message
+
+
+def test_results_before_a_name_are_no_hidden_text():
+    """Results, with a comment and a line break before the name, are what may stand there."""
+    op = "%r = // the rank\n    distributed.get_rank %n : i32"
+    assert "distributed.get_rank" not in lower(BODY.format(op=op))
+
+
 def test_names_that_are_no_ops_pass():
     op = ('tt.print " distributed.wait " {distributed.notify = 1 : i32, hex = false, isSigned = array<i32: 0>} '
           '// distributed.symm_at %p')
@@ -42,7 +60,7 @@ def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_fi
     from pathlib import Path
 
     from shared_corpus import SHARED
-    from transpiler.lowering.hidden_ops import _OCCURRENCE, _occurrences
+    from transpiler.parser.structure.hidden_ops import _OCCURRENCE, _occurrences
 
     def names(matches):
         return [(m.start(), m.group(1), m.group(2)) for m in matches if m.group(1) or m.group(2)]
@@ -60,11 +78,11 @@ def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_fi
         assert names(_occurrences(text)) == names(_OCCURRENCE.finditer(text))
 
 
-@pytest.mark.parametrize("suffix", [".ttir", ".mlir"])
+@pytest.mark.parametrize("suffix", [".ttir", ".mlir", ".ttadapter.mlir"])
 def test_an_op_hidden_in_a_file_named_for_a_later_stage_is_an_error(tmp_path, suffix):
-    """A ``.ttir`` file starts the pipeline after the ``ttir`` stage, which is where the hidden-op
-    check ran: a distributed op after an invalid value name was copied through unlowered with
-    exit 0 (new-user attack of this session).  The check now runs once whatever the stage."""
+    """A ``.ttir`` file starts the pipeline after the ``ttir`` stage, and a ``.ttadapter.mlir``
+    one after the last, where no stage runs: a distributed op after an invalid value name was
+    copied through unlowered with exit 0 (attacks of sessions 41 and 42).  The parser checks."""
     from click.testing import CliRunner
 
     from transpiler import cli
@@ -77,3 +95,17 @@ def test_an_op_hidden_in_a_file_named_for_a_later_stage_is_an_error(tmp_path, su
     assert result.exit_code == 1, result.output
     assert f"k{suffix}:2:9: error: 'distributed.symm_at' is not read as an op here" in result.output
     assert not out.exists()
+
+
+def test_ttd_sim_refuses_a_hidden_op(tmp_path):
+    """The simulator reads the same parser: an op it cannot see must not be skipped silently."""
+    from click.testing import CliRunner
+
+    from transpiler.cli.sim import main
+
+    path = tmp_path / "k.ttir"
+    path.write_text("tt.func @k(%p: !tt.ptr<f32>, %r: i32) {\n  %%q = distributed.symm_at %p, %r, : !tt.ptr<f32>\n"
+                    "  tt.return\n}\n")
+    result = CliRunner().invoke(main, [str(path), "--ranks", "2", "--arg", "p=zeros(4)", "--arg", "r=0"])
+    assert result.exit_code == 1, result.output
+    assert "k.ttir:2:9: error: 'distributed.symm_at' is not read as an op here" in result.output

@@ -54,17 +54,15 @@ def names_distributed_ops(module: Module) -> bool:
 
 
 def make_ttir(module: Module, options: Options) -> Module:
-    """Stage ``ttir``: the module is parsed; verify its distributed ops, and that none hides in
-    another op's text (:mod:`~transpiler.lowering.hidden_ops`).
+    """Stage ``ttir``: the module is parsed (the parser has checked that no distributed op
+    hides in another op's text); verify its distributed ops.
 
     Raises:
         DiagnosticError: with every verification error.
     """
-    engine = DiagnosticEngine(options.error_limit)
-    check_hidden_ops(module, engine)
     if not names_distributed_ops(module):
-        engine.check()
         return module
+    engine = DiagnosticEngine(options.error_limit)
     from .ir.verifier import verify_op
     from .lowering.distributed_to_hivm import DISTRIBUTED_OP_NAMES
 
@@ -76,21 +74,6 @@ def make_ttir(module: Module, options: Options) -> Module:
             op.verified = not diagnostics
     engine.check()
     return module
-
-
-def check_hidden_ops(module: Module, engine: DiagnosticEngine) -> None:
-    """Emit an error for each distributed op name of the source that the reader did not read as
-    an op (:mod:`~transpiler.lowering.hidden_ops`), once per module: the ``ttir`` stage does it,
-    and ``ttadapter`` when the pipeline starts there (a ``.ttir`` file), so that no such op is
-    copied to the output unlowered whatever the input's name."""
-    if module.hidden_ops_checked:
-        return
-    module.hidden_ops_checked = True
-    if module.source is not None and "distributed." in module.source.text:
-        from .lowering.hidden_ops import hidden_distributed_ops
-
-        for d in hidden_distributed_ops(module):
-            engine.emit(d)
 
 
 def run_lint(module: Module, options: Options) -> Module:
@@ -116,8 +99,6 @@ def make_ttadapter(module: Module, options: Options) -> Module:
         DiagnosticError: with every lowering or link-check error.
     """
     engine = DiagnosticEngine(options.error_limit)
-    check_hidden_ops(module, engine)
-    engine.check()
     if options.lint:
         run_lint(module, options)
     library = None

@@ -253,7 +253,6 @@ class Module:
     erased: set = attrs.Factory(set)  # spans of source ops a rewrite removed
     warnings: list = attrs.Factory(list)  # non-fatal diagnostics the stages reported (in order)
     names_distributed: bool = True  # False: the parser read no distributed.* op (nothing to lower)
-    hidden_ops_checked: bool = False  # the source was searched for distributed ops the reader missed (pipeline.py)
     body: Block = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:

@@ -37,7 +37,11 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
         split_line: for a ``--split-input-file`` chunk, the file line where it starts.
 
     Raises:
-        DiagnosticError: on text that is not MLIR as printed (located, MLIR-style message).
+        DiagnosticError: on text that is not MLIR as printed (located, MLIR-style message),
+            and at every distributed op name the structure did not read as an op (text before
+            it the reader cannot read as MLIR does: :mod:`.structure.hidden_ops`), so that no
+            caller (``ttd-lower`` whatever stage its input's name starts at, ``ttd-sim``, an
+            override file) can copy or skip such an op unseen.
     """
     from .structure.lalr import UnexpectedToken, parse_structure
     from .structure.lexer import StructureLexer
@@ -51,6 +55,12 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
             module = parse_structure(StructureLexer().tokens(text), StructureBuilder(source))
             _check_aliases(module)
             source.aliases.update((a.name, a.value) for a in module.aliases if a.name.startswith("#"))
+            if "distributed." in text:
+                from .structure.hidden_ops import hidden_distributed_ops
+
+                hidden = hidden_distributed_ops(module)
+                if hidden:
+                    raise DiagnosticError(hidden)
             return module
         except LexError as e:
             raise DiagnosticError([Diagnostic(ERROR, e.message, source, e.offset)]) from None

@@ -1,4 +1,4 @@
-"""No distributed op passes through unread: the safety net of the ``ttir`` stage.
+"""No distributed op passes through unread: the safety net of :func:`~transpiler.parser.parse_module`.
 
 The structure reader decides where each op ends from the tokens around it (SPEC.md section 3).
 Text it cannot read as MLIR reads it can still look like MLIR to it: after an invalid value name
@@ -16,9 +16,9 @@ import bisect
 import re
 from typing import List, Optional
 
-from ..diagnostics import ERROR, Diagnostic, Note, op_location
-from ..ir.core import Module, Operation
-from ..ir.dialects.distributed import OPS
+from ...diagnostics import ERROR, Diagnostic, Note, op_location
+from ...ir.core import Module, Operation
+from ...ir.dialects.distributed import OPS
 
 _NAMES = "|".join(re.escape(d.name) for d in OPS)
 # a string (group 1: a generic op's name when it is one), a comment, or a bare op name (group 2)
@@ -32,6 +32,10 @@ _BLANKS = re.compile(r"[ \t\r\n]*")
 
 # a comment between an op's results and its name (`%x = // note` on the line before the name)
 _COMMENT = re.compile(r"//[^\n\r]*")
+
+# the results before an op's name (`%x = `, `%a:2, %b = `), comments taken out: nothing else may
+# stand between where a distributed op begins and its name
+_RESULTS = re.compile(r"\s*%[\w$.\-]+(?::[0-9]+)?(?:\s*,\s*%[\w$.\-]+(?::[0-9]+)?)*\s*=\s*")
 
 # what stands before a string that is a callee: an op's name, first on its line or after `=`
 _CALLEE = re.compile(r'(?:^|=)[ \t]*[A-Za-z_][\w$.]*[ \t]+\Z', re.M)
@@ -92,9 +96,11 @@ def _occurrences(text: str):
 
 def _name_of_op_at(text: str, start: int, at: int) -> bool:
     """Whether the distributed op that begins at ``start`` has its name at ``at`` (after its
-    results ``%x = ``, if any)."""
+    results ``%x = ``, if any): not when other text stands between (an unknown op's unclosed
+    ``<`` on a line between a distributed op and a later name, which the reader took for that
+    op's text; found by the attack of session 42)."""
     between = _COMMENT.sub("", text[start:at])
-    return not between or (between.lstrip().startswith("%") and between.rstrip().endswith("="))
+    return not between or _RESULTS.fullmatch(between) is not None
 
 
 def _innermost_holding(ops: List[Operation], source, at: int) -> Optional[Operation]:
