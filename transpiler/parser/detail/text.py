@@ -18,7 +18,7 @@ from .attributes import AttributeSyntaxError
 from .builder import DetailBuilder
 from .errors import UnexpectedInput
 from .lalr import DetailParser
-from .types import OPAQUE, SHAPED_KEYWORD_BLANKS, TypeSyntaxError, quick_type
+from .types import SHAPED_KEYWORD_BLANKS, TypeSyntaxError, quick_type
 
 #: The rules the detail level starts from (the generator builds its tables for these).
 DETAIL_STARTS = ("custom_body", "generic_body", "type", "attribute", "location", "block_label", "alias_definition")
@@ -64,7 +64,7 @@ def parse_type(text: str) -> Type:
         result = parse_detail_text(text, "type")
     except UnexpectedInput as e:
         raise TypeSyntaxError(f"malformed type '{text}'", getattr(e, "column", 1) or 1) from None
-    return OpaqueType(text) if result is OPAQUE else result
+    return OpaqueType(text) if isinstance(result, OpaqueType) else result
 
 
 @functools.lru_cache(maxsize=4096)

@@ -12,6 +12,10 @@ import re
 from ...ir.types import FloatType, FunctionType, IndexType, IntegerType, NoneType, OpaqueType, PointerType, RankedTensorType, Type
 
 _INT = re.compile(r"([su]?)i([1-9][0-9]*)\Z")
+# MLIR's limit (IntegerType::kMaxWidth, 2**24 - 1), and its message when a type passes it
+MAX_INTEGER_WIDTH = (1 << 24) - 1
+# a dimension is an int64_t in MLIR
+MAX_DIMENSION = (1 << 63) - 1
 _FLOATS = {"bf16", "f16", "f32", "f64", "f80", "f128", "tf32"}
 SHAPED_KEYWORD_BLANKS = re.compile(r"(tensor|vector|memref|tuple|complex)[ \t\r\n]+(?=<)")
 
@@ -34,6 +38,8 @@ def quick_type(text: str):
     """
     m = _INT.match(text)
     if m:
+        if len(m.group(2)) > 8 or int(m.group(2)) > MAX_INTEGER_WIDTH:
+            raise TypeSyntaxError(f"integer bitwidth is limited to {MAX_INTEGER_WIDTH} bits")
         return IntegerType(int(m.group(2)), m.group(1))
     if text in _FLOATS or text.startswith(("f8E", "f6E", "f4E")):
         return FloatType(text)
@@ -46,10 +52,6 @@ def quick_type(text: str):
     if text.startswith(("!", "vector<", "memref<", "tuple<", "complex<")):
         return OpaqueType(text)
     raise TypeSyntaxError(f"expected a type, found '{text}'")
-
-
-#: What the ``type`` rules build for a type kept as text (``vector<...>``, unranked tensors).
-OPAQUE = object()
 
 
 class TypeBuilder:
@@ -75,16 +77,20 @@ class TypeBuilder:
         dims = ()
         if c and getattr(c[0], "type", None) == "DIMS":
             dims = tuple(None if d.strip() == "?" else int(d) for d in str(c[0]).split("x")[:-1])
+            if any(d is not None and d > MAX_DIMENSION for d in dims):
+                raise TypeSyntaxError("invalid dimension: it does not fit in a 64-bit signed integer")
             c = c[1:]
         element = c[0]
         encoding = str(c[1]) if len(c) > 1 else None
         return RankedTensorType(dims, element, encoding)
 
     def unranked_tensor_type(self, c):
-        return OPAQUE
+        return OpaqueType(f"tensor<*x{c[0]}>")
 
     def vector_type(self, c):
-        return OPAQUE
+        """Kept as its text, so that an element type (``!tt.ptr<vector<4xf32>>``) prints as
+        written (it printed the address of a placeholder object, attack of session 42)."""
+        return OpaqueType(f"vector<{c[0]}{c[1]}>")
 
     def pointer_type(self, c):
         """``!tt.ptr<T[, space]>``: an integer address space as Triton prints it (decimal), and

@@ -14,7 +14,7 @@ from typing import List
 from ...ir.core import Alias, Block, Module, Operation, Region, Source
 from ...ir.attributes import unquote_string
 from .boundary import ALIAS_DEF
-from .tokens import AliasRun, LineRun, TextTok, Tok
+from .tokens import AliasRun, LexError, LineRun, TextTok, Tok
 
 
 _ALIAS_NAME = re.compile(r"[#!][\w$.\-]+")
@@ -40,7 +40,7 @@ class StructureBuilder:
             body = first.body
             generic = name[0] == '"'
             if generic:
-                name = _op_name(name)
+                name = _op_name(name, self.source.text, first.start_pos)
             self.names_distributed = self.names_distributed or name.startswith("distributed.")
             return Operation(name, regions=[], source=self.source,
                              span=(first.start_pos, first.end_pos), def_text=first.def_text,
@@ -50,7 +50,7 @@ class StructureBuilder:
         name = name_tok.value
         generic = name[0] == '"'
         if generic:
-            name = _op_name(name)
+            name = _op_name(name, self.source.text, name_tok.start_pos)
         self.names_distributed = self.names_distributed or name.startswith("distributed.")
         body = []
         regions: List[Region] = []
@@ -165,6 +165,16 @@ class _Aliases(list):
     __slots__ = ()
 
 
-def _op_name(quoted: str) -> str:
-    """The name of a generic op: its string literal decoded (``"tt\\2Edot"`` is ``tt.dot``)."""
-    return unquote_string(quoted) if "\\" in quoted else quoted[1:-1]
+def _op_name(quoted: str, text: str, start: int) -> str:
+    """The name of a generic op: its string literal decoded (``"tt\\2Edot"`` is ``tt.dot``).
+
+    Raises:
+        LexError: at the literal (found from ``start``, where its op begins in ``text``) when
+            an escape in it is malformed (``"foo.b\\q"``).
+    """
+    if "\\" not in quoted:
+        return quoted[1:-1]
+    try:
+        return unquote_string(quoted)
+    except ValueError as e:
+        raise LexError(max(text.find(quoted, start), start), str(e)) from None
