@@ -40,3 +40,17 @@ def test_notes_point_at_the_python_line(tmp_path):
     (note,) = python_source_notes(Diagnostic("error", "bad", Source(text=gone), gone.index("%r")), gone)
     assert note.source.filename == "/gone/k.py:2:12" and note.offset is None
     assert python_source_notes(Diagnostic("error", "no place"), text) == []
+
+
+def test_a_location_naming_no_regular_file_is_named_without_reading_it(tmp_path):
+    """A location is input text: a FIFO in it blocked ``ttd-lower`` (reading its "Python
+    source"), and a NUL in the name made linecache raise, exit 3 (attack of session 42).  Such
+    places, and a directory, are named without a snippet."""
+    import os
+
+    fifo = tmp_path / "k.py"
+    os.mkfifo(fifo)
+    for name in (str(fifo), "a\\00b.py", str(tmp_path)):
+        text = f'module {{\n  %r = distributed.get_rank %c : i32 loc("{name}":2:11)\n}}\n'
+        (note,) = python_source_notes(Diagnostic("error", "bad", Source(text=text), text.index("%r")), text)
+        assert note.offset is None and note.source.filename.endswith(":2:12"), note

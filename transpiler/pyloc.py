@@ -22,6 +22,7 @@ with the file's line and a caret under that character.
 from __future__ import annotations
 
 import linecache
+import os
 import re
 from typing import Dict, List, Optional, Tuple
 
@@ -85,9 +86,25 @@ def resolve(body: str, aliases: Dict[str, str]) -> List[PyLocation]:
     return found
 
 
+# a Python source larger than this is not read for a snippet (a location may name any file)
+_MAX_SOURCE_BYTES = 16 << 20
+
+
+def _source_lines(path: str) -> List[str]:
+    """The lines of the Python file ``path`` names, or none when it is no regular file of a
+    sensible size: a location is input text, and may name a FIFO (reading it would block), a
+    device, a name with a NUL (linecache raises ValueError) or a huge file (attack of session 42)."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) > _MAX_SOURCE_BYTES:
+            return []
+    except (OSError, ValueError):
+        return []
+    return linecache.getlines(path)
+
+
 def _note(message: str, where: PyLocation) -> Note:
     path, line, col = where
-    lines = linecache.getlines(path)
+    lines = _source_lines(path)
     if 1 <= line <= len(lines):
         text = "".join(lines)
         offset = sum(len(x) for x in lines[: line - 1]) + min(col, len(lines[line - 1].rstrip("\r\n")))
