@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from transpiler import LoweringError, LoweringWarning, lower
-from transpiler.ir.types import I32, I64, PointerType
+from transpiler.ir.types import F32, I32, I64, PointerType, RankedTensorType
 from transpiler.lowering.abi import AbiMismatch, match_operands, parse_signature
 from transpiler.lowering.link_check import LIBRARIES, load_library
 
@@ -141,12 +141,34 @@ def test_device_library_abi_rules():
     wait = load_library(None, "master").signature("aclshmem_wait_int32")
     assert match_operands("s", "l", wait, [ptr, I32, I32], [I32]) == [None, 64, None]
     assert match_operands("s", "l", wait, [ptr, I64, I32], [I32]) == [None, None, None]
-    with pytest.raises(AbiMismatch, match="the result has type i64 .64 bits., but parameter 'result'"):
+    with pytest.raises(AbiMismatch, match="the result has type i64 .64 bits., but the return type of"):
         match_operands("s", "l", wait, [ptr, I32, I32], [I64])
     with pytest.raises(AbiMismatch, match="takes 3 parameters in the l device library"):
         match_operands("s", "l", wait, [ptr, I32], [I32])
     team = load_library(None, "master").signature("aclshmem_barrier")
     assert match_operands("s", "l", team, [ptr], []) == [None]  # aclshmem_team_t: not compared
+
+
+def test_device_library_abi_compares_results_and_tensors_of_numbers():
+    """A result is compared as an operand is (attack of session 42): a tensor of numbers fits no
+    scalar return or parameter, only a memref one; an out-parameter takes a pointer or a tensor."""
+
+    library = load_library(None, "master")
+    my_pe, ptr_f = library.signature("aclshmem_my_pe"), library.signature("aclshmem_ptr_float")
+    four = RankedTensorType((4,), I32)
+    with pytest.raises(AbiMismatch, match=r"the result has type tensor<4xi32>, but the return type of s in the l"):
+        match_operands("s", "l", my_pe, [], [four])
+    with pytest.raises(AbiMismatch, match=r"the result has type i32, but parameter '\w+' of s .* memref_t"):
+        match_operands("s", "l", ptr_f, [PointerType(F32), I32], [I32])
+    with pytest.raises(AbiMismatch, match=r"operand 1 \(pe\) has type tensor<4xi32>, but parameter 'pe'"):
+        match_operands("s", "l", ptr_f, [PointerType(F32), four], [PointerType(F32)])
+    pointers = RankedTensorType((4,), PointerType(F32))  # a tensor of pointers is a pointer operand
+    assert match_operands("s", "l", ptr_f, [pointers, I32], [pointers]) == [None, None]
+    assert match_operands("s", "l", ptr_f, [RankedTensorType((4,), F32), I32], [four]) == [None, None]
+    value_out = parse_signature("void _mlir_ciface_f(int32_t *value)", "_mlir_ciface_f")
+    assert match_operands("s", "l", value_out, [], [I32]) == []  # a scalar written through `T *`
+    with pytest.raises(AbiMismatch, match=r"the result has type f32, but parameter 'value' of s .* int32_t"):
+        match_operands("s", "l", value_out, [], [F32])
 
 
 def test_device_library_in_the_triton_ascend_hook():

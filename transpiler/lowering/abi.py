@@ -13,7 +13,11 @@ the custom op's operands and results:
 * scalar integers compare by width, signedness ignored (``int``, ``int32_t``, ``uint32_t`` are 32
   bits); a wider parameter is reached by extending the operand (the lowering inserts
   ``arith.extsi`` or an i64 constant), a narrower one is an error;
-* types the sources do not define (``aclshmem_team_t``) are not compared.
+* types the sources do not define (``aclshmem_team_t``) are not compared;
+* a tensor of numbers fits a ``memref_t`` parameter only (its buffer once bufferized), no scalar;
+* a result is compared as an operand is, with the return type or its out-parameter (a
+  ``memref_t`` pointer: a pointer or tensor result) (``aclshmem_my_pe -> tensor<4xi32>`` and
+  ``aclshmem_ptr -> i32`` lowered; attack of session 42).
 """
 
 from __future__ import annotations
@@ -30,11 +34,14 @@ INT_WIDTHS = {"char": 8, "signed char": 8, "unsigned char": 8, "bool": 8, "short
 FLOATS = frozenset({"half", "float", "double", "bfloat16_t"})
 _STDINT = re.compile(r"u?int(8|16|32|64)_t$")
 INTEGER, POINTER, FLOAT, OPAQUE, VOID = "integer", "pointer", "float", "opaque", "void"
+# the kind of an op's tensor of numbers: only a memref parameter takes one, which is the
+# tensor's buffer once bufferized (a tensor of pointers is a pointer operand, SPEC.md section 5)
+TENSOR = "tensor"
 
 
 @records.frozen
 class CParam:
-    """One parameter (or the return value, ``name`` "result"): its C spelling and its kind
+    """One parameter (or the return value, ``name`` ""): its C spelling and its kind
     (integer, pointer, float, opaque or void); ``width`` for integers."""
 
     name: str
@@ -102,7 +109,7 @@ def parse_signature(text: str, function: str) -> CSignature:
     at = text.find(function + "(")
     if at < 0:
         raise ValueError(f"the signature does not declare {function}: {text}")
-    returns = _classify(text[:at].strip(), "result")
+    returns = _classify(text[:at].strip(), "")
     inner = text[at + len(function) + 1 : text.rindex(")")]
     params = []
     for i, part in enumerate(_split_params(inner)):
@@ -115,6 +122,8 @@ def parse_signature(text: str, function: str) -> CSignature:
 def _kind(t: Type) -> str:
     if isinstance(t, PointerType) or (isinstance(t, RankedTensorType) and isinstance(t.element, PointerType)):
         return POINTER
+    if isinstance(t, RankedTensorType):
+        return TENSOR
     if isinstance(t, IntegerType):
         return INTEGER
     if isinstance(t, FloatType):
@@ -129,6 +138,8 @@ def _check(symbol: str, library: str, param: CParam, t: Type, what: str) -> Opti
     kind = _kind(t)
     if OPAQUE in (param.kind, kind):
         return None
+    if kind == TENSOR and param.kind == POINTER and _is_memref(param):
+        return None  # a tensor is a memref once bufferized (``ins`` / ``outs`` of hivm.hir.custom)
     if param.kind != kind:
         raise AbiMismatch(f"{what} has type {t}, but {_where(symbol, library, param)} is {param.describe()}")
     if kind != INTEGER or param.width == t.width:
@@ -141,7 +152,29 @@ def _check(symbol: str, library: str, param: CParam, t: Type, what: str) -> Opti
                          "the widths differ"))
 
 
+def _check_out(symbol: str, library: str, param: CParam, t: Type, what: str) -> None:
+    """A result ``t`` written through the out-parameter ``param``: a ``memref_t`` one holds a
+    pointer or a tensor; a ``T *`` one a value of ``T`` (compared as a return value) or a pointer."""
+    kind = _kind(t)
+    if OPAQUE in (param.kind, kind):
+        return
+    if _is_memref(param):
+        if kind not in (POINTER, TENSOR):
+            raise AbiMismatch(f"{what} has type {t}, but {_where(symbol, library, param)} is {param.describe()}, "
+                              f"which holds a pointer or a tensor")
+        return
+    if kind != POINTER:
+        pointee = _classify(param.spelling.rstrip().rstrip("*").replace("__gm__", " "), param.name)
+        _check(symbol, library, pointee, t, what)
+
+
+def _is_memref(param: CParam) -> bool:
+    return param.spelling.replace("const ", "").lstrip().startswith("memref_t<")
+
+
 def _where(symbol: str, library: str, param: CParam) -> str:
+    if not param.name:
+        return f"the return type of {symbol} in the {library} device library"
     return f"parameter '{param.name}' of {symbol} in the {library} device library"
 
 
@@ -160,6 +193,8 @@ def match_operands(symbol: str, library: str, signature: CSignature, operand_typ
         if len(outs) < len(result_types) or any(p.kind not in (POINTER, OPAQUE) for p in outs):
             raise AbiMismatch(f"{symbol} returns void in the {library} device library and has no out-parameter "
                               f"for the op's result ({signature.text})")
+        for i, (p, t) in enumerate(zip(outs, result_types)):
+            _check_out(symbol, library, p, t, "the result" if len(result_types) == 1 else f"result {i}")
     elif len(result_types) > 1:
         raise AbiMismatch(f"the op has {len(result_types)} results, but {symbol} returns one value in the "
                           f"{library} device library ({signature.text})")
