@@ -77,3 +77,36 @@ module {
     tt.return
   }
 }
+
+// -----
+
+// What the lowering sets itself (items 2-9) is refused too: a hand-written value was replaced
+// without a word, and `no_side_effect` on a wait would let canonicalize delete it.
+
+module {
+  tt.func public @pipe(%n: i32) {
+    // expected-error@+1 {{'distributed.get_rank' op has an attribute 'hivm.pipe', which the lowering sets itself on hivm.hir.custom (SPEC.md section 2.4); drop it}}
+    %r = distributed.get_rank %n {hivm.pipe = #hivm.pipe<PIPE_V>} : i32
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @indices_property(%bar: !tt.ptr<i32>, %n: i32, %v: i32) {
+    // expected-error@+1 {{'distributed.wait' op has an attribute 'gm_addr_args_indices', which the lowering sets itself}}
+    %t = "distributed.wait"(%bar, %n, %v) <{gm_addr_args_indices = array<i32>, scope = 1 : i32, semantic = 2 : i32, waitValue = 1 : i32}> : (!tt.ptr<i32>, i32, i32) -> i32
+    tt.return
+  }
+}
+
+// -----
+
+module {
+  tt.func public @symbol_on_a_wait(%bar: !tt.ptr<i32>, %n: i32, %v: i32) {
+    // expected-error@+1 {{'distributed.symm_at' op has an attribute 'symbol', which the lowering sets itself}}
+    %x = distributed.symm_at %bar, %n, {symbol = "aclshmem_ptr_float"} : !tt.ptr<i32>
+    tt.return
+  }
+}

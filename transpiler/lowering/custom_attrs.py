@@ -14,6 +14,7 @@ from ..ir.types import PointerType
 from .core_type import ANNOTATION
 from .naming import Unlowerable
 
+EXTERN_CALL = "distributed.extern_call"
 PIPE_S = OpaqueAttr("#hivm.pipe<PIPE_S>")  # the pipe map is declared but empty: scalar pipe
 # What the lowering decides (items 2-9): a source op's own value of these is dropped, never
 # copied (a hand-written `no_side_effect` on a wait would let canonicalize delete the wait).
@@ -26,7 +27,11 @@ RESERVED = ("name", "operandSegmentSizes", "operand_segment_sizes", "resultSegme
 
 
 def check_reserved_attributes(op: Operation) -> None:
-    """Refuse an attribute or property of ``op`` that ``hivm.hir.custom`` uses itself.
+    """Refuse an attribute or property of ``op`` that ``hivm.hir.custom`` uses itself, or that
+    the lowering computes (:data:`COMPUTED`, SPEC.md section 2.4 items 2-9; an extern_call's own
+    ``symbol`` is its input, item 6): a hand-written ``hivm.pipe`` or ``gm_addr_args_indices``
+    was replaced without a word (attack of session 42), and a ``no_side_effect`` on a wait is
+    worse than wrong.
 
     None of the distributed ops has operand segments, so a segment-size attribute on one was
     written by hand; ``all_attributes`` hides ``operandSegmentSizes``, so the op's own
@@ -43,6 +48,10 @@ def check_reserved_attributes(op: Operation) -> None:
                     else "its own operand segment sizes (ins, outs)")
             raise Unlowerable(f"has an attribute '{name}', which cannot be copied onto hivm.hir.custom: that op uses "
                               f"'{name}' for {what}; rename or drop it")
+    for name in sorted(COMPUTED):
+        if (name in properties or name in attributes) and not (name == "symbol" and op.name == EXTERN_CALL):
+            raise Unlowerable(f"has an attribute '{name}', which the lowering sets itself on hivm.hir.custom "
+                              f"(SPEC.md section 2.4); drop it")
 
 
 def tcore_type_attr(core_type: str) -> Attribute:
