@@ -11,15 +11,11 @@ from ..sim.dtypes import dtype_of, is_pointer, pointee
 
 
 def _function_arguments(text: str, filename: str, function: Optional[str]):
-    from ..ir.attributes import StringAttr
     from ..parser import parse_module
+    from ..sim.compiler import module_functions
 
     module = parse_module(text, filename)  # DiagnosticError: located, as ttd-lower prints it (issue 31 item 3)
-    funcs = {}
-    for op in module.walk():
-        if op.name in ("tt.func", "func.func") and isinstance(op.attributes.get("sym_name"), StringAttr):
-            vis = op.attributes.get("sym_visibility")
-            funcs[op.attributes["sym_name"].value] = (op, not (isinstance(vis, StringAttr) and vis.value == "private"))
+    funcs = module_functions(module)
     if function is None:
         public = [n for n, (_, pub) in funcs.items() if pub]
         if not public:

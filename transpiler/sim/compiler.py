@@ -7,15 +7,30 @@ calls through :mod:`~transpiler.sim.interp`, are not imported back by it (issue 
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from ..diagnostics import DiagnosticError
 from ..ir.attributes import StringAttr
+from ..ir.dialect import all_attributes
 from .closures import instruction
 from .errors import Finding, NotSimulated
 from .interp import END, GEN, POINT, TERMINATORS, CompiledBlock, CompiledFunction
 from .ops import IMPLS, load_all
 from .reorder import reorder_targets
+
+
+def module_functions(module) -> Dict[str, Tuple[object, bool]]:
+    """``{name: (op, public)}`` of every ``tt.func`` / ``func.func`` of ``module``, in order;
+    public unless its visibility is ``private``.  Read from the properties too, where the
+    generic form (``--mlir-print-op-generic``) keeps ``sym_name`` (new-user trial of session 42)."""
+    out: Dict[str, Tuple[object, bool]] = {}
+    for op in module.walk():
+        if op.name in ("tt.func", "func.func"):
+            attributes = all_attributes(op)
+            sym, vis = attributes.get("sym_name"), attributes.get("sym_visibility")
+            if isinstance(sym, StringAttr):
+                out[sym.value] = (op, not (isinstance(vis, StringAttr) and vis.value == "private"))
+    return out
 
 
 class Compiler:
@@ -34,12 +49,9 @@ class Compiler:
         self.ops: List[object] = []  # op id -> op (for the writer of a value)
         self.uses_sub_blocks = False
         for op in module.walk():
-            if op.name in ("tt.func", "func.func"):
-                sym = op.attributes.get("sym_name")
-                if isinstance(sym, StringAttr):
-                    self.functions[sym.value] = op
-            elif op.name == "hivm.hir.get_sub_block_idx":
+            if op.name == "hivm.hir.get_sub_block_idx":
                 self.uses_sub_blocks = True
+        self.functions = {name: op for name, (op, _public) in module_functions(module).items()}
         self._slots: Dict[int, int] = {}
         self._keep: list = []
         self._reorder: Dict[int, object] = {}
@@ -47,12 +59,7 @@ class Compiler:
 
     def public_functions(self) -> List[str]:
         """Names of the module's public functions (a ``tt.func`` without ``private`` visibility)."""
-        out = []
-        for name, op in self.functions.items():
-            vis = op.attributes.get("sym_visibility")
-            if not (isinstance(vis, StringAttr) and vis.value == "private"):
-                out.append(name)
-        return out
+        return [name for name, (_op, public) in module_functions(self.module).items() if public]
 
     def function(self, name: str) -> CompiledFunction:
         """The compiled function ``name`` (compiled on first use).

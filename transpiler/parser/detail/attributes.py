@@ -99,6 +99,11 @@ class AttributeBuilder:
     def type_attribute(self, c):
         return TypeAttr(self.parse_type(str(c[0])))
 
+    def function_type_attribute(self, c):
+        """``function_type = (i32) -> ()`` of a generic ``tt.func`` (what ``--mlir-print-op-generic``
+        prints): the ``function_type`` rule's FunctionType, as a type attribute."""
+        return TypeAttr(c[0])
+
     def symbol_attribute(self, c):
         return SymbolRefAttr(str(c[0]))
 
