@@ -187,6 +187,21 @@ def test_an_integer_fill_outside_its_type_is_refused():
     assert "300 is out of range for i8 (-128 to 255)" in usage_error(r)
 
 
+@pytest.mark.parametrize("value, message", [
+    ("arange(300, i8)", "its last element 299 is outside int8 (largest 127)"),
+    ("arange(100000, f16)", "its last element 99999 is outside float16 (largest 65504)"),
+    ("full(4, 1e40, f16)", "1e+40 is outside float16 (largest 65504)"),
+    ("full(4, 1e39, bf16)", "1e+39 is outside bfloat16"),
+])
+def test_a_fill_or_range_the_type_cannot_hold_is_refused_not_wrapped(tmp_path, value, message):
+    """``arange(300, i8)`` wrapped and ``full(4, 1e40, f16)`` became inf with numpy's raw
+    RuntimeWarning (attack of session 42); no warning reaches the user."""
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY.replace("i32", "f32").replace("%0 = tt.get_program_id x : f32", "%0 = arith.constant 1.0 : f32"))
+    r = sim(path, "--ranks", 1, "--arg", f"p={value}")
+    assert message in usage_error(r) and "Warning" not in r.stderr
+
+
 def test_an_arg_given_twice_is_refused():
     r = sim(TEAMS, "--ranks", 2, *TEAMS_ARGS, "--arg", "out=zeros(4)", "--arg", "idx=1", "--arg", "idx=0")
     assert usage_error(r) == "--arg idx=0: 'idx' is given twice (first as --arg idx=1)"
@@ -276,3 +291,59 @@ def test_a_notify_past_its_buffer_names_the_buffer_and_element_at_any_rank_count
     head = r.stderr.splitlines()[0]
     assert re.search(r"'distributed.notify' op rank \d+, program \(0, 0, 0\): out-of-bounds pointer: element \d+ is "
                      r"outside buffer 'signal_ptr' \(20 elements of 4 bytes\) on rank \d+", head), head
+
+
+RACY = ("module {\n  tt.func public @k(%p: !tt.ptr<i32>) {\n    %0 = tt.get_program_id x : i32\n"
+        "    tt.store %p, %0 : !tt.ptr<i32>\n    tt.return\n  }\n}\n")
+
+
+def test_a_schedule_dependent_result_is_ttd_sims_finding_with_the_writers_located(tmp_path):
+    """Two programs store their ids to one element: the schedules disagree.  The finding is
+    ttd-sim's (it was labelled ``ttd-lower: error:``) and points at the op that last wrote the
+    element under each schedule (new-user trial of session 42)."""
+    path = tmp_path / "racy.ttir"
+    path.write_text(RACY)
+    r = sim(path, "--ranks", 1, "--grid", 2, "--schedules", 8, "--arg", "p=zeros(1,i32)")
+    assert r.returncode == 1, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith("ttd-sim: error: the result depends on the schedule: rank 0, buffer 'p', index 0"), lines
+    assert "--races" in lines[0]
+    assert re.match(r".*racy\.ttir:4:5: note: under schedule \d+: the op that last wrote it", lines[1]), lines
+    assert lines[2] == "    tt.store %p, %0 : !tt.ptr<i32>"
+
+
+@pytest.mark.parametrize("grid, message", [
+    ("10000000", "2 ranks x 10,000,000 programs = 20,000,000 programs at once, over the limit of"),
+    ("3000,2000", "2 ranks x 6,000,000 programs"),
+])
+def test_a_grid_too_large_to_hold_is_refused_before_building_it(tmp_path, grid, message):
+    """``--grid 10000000`` built every program (13 GB) before ``--max-ops`` counted (attack of
+    session 42); now it is a usage error at once."""
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY)
+    assert message in usage_error(sim(path, "--ranks", 2, "--grid", grid, "--arg", "p=zeros(1,i32)"))
+
+
+def test_a_grid_of_more_programs_than_max_ops_is_a_finding_before_it_runs(tmp_path):
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY)
+    r = sim(path, "--ranks", 1, "--grid", 1000, "--max-ops", 999, "--arg", "p=zeros(1,i32)")
+    assert r.returncode == 1
+    assert "a launch of 1,000 programs runs at least 1,000 ops, more than the 999" in r.stderr, r.stderr
+
+
+def test_a_negative_seed_is_a_usage_error(tmp_path):
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY)
+    assert "--seed: -1 is not in the range x>=0" in usage_error(sim(path, "--ranks", 1, "--seed", -1,
+                                                                   "--arg", "p=zeros(1,i32)"))
+
+
+def test_max_ops_blames_the_op_that_crossed_the_limit(tmp_path):
+    """``run_block`` counts a block's ops at its entry; the error named the block's terminator
+    whatever op crossed the limit (new-user trial of session 42)."""
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY)
+    r = sim(path, "--ranks", 1, "--max-ops", 1, "--arg", "p=zeros(1,i32)")
+    assert r.returncode == 1
+    assert "k.ttir:4:5: error: 'tt.store' op rank 0, program (0, 0, 0): more than 1 ops executed" in r.stderr, r.stderr

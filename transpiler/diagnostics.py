@@ -63,12 +63,13 @@ class Diagnostic:
     def location_text(self) -> str:
         return _where(self.source, self.offset)
 
-    def render(self, color: bool = False) -> str:
-        """The MLIR-style text: ``file:line:col: severity: message``, source line, caret, notes."""
-        lines = [_headline(self.source, self.offset, self.severity, self.message, color)]
+    def render(self, color: bool = False, tool: str = "ttd-lower") -> str:
+        """The MLIR-style text: ``file:line:col: severity: message``, source line, caret, notes;
+        ``tool`` (the command's name) stands where a diagnostic has no place in a file."""
+        lines = [_headline(self.source, self.offset, self.severity, self.message, color, tool)]
         lines.extend(_snippet(self.source, self.offset, color))
         for note in self.notes:
-            lines.append(_headline(note.source, note.offset, NOTE, note.message, color))
+            lines.append(_headline(note.source, note.offset, NOTE, note.message, color, tool))
             lines.extend(_snippet(note.source, note.offset, color))
         return "\n".join(lines)
 
@@ -138,17 +139,17 @@ def op_location(op: Operation) -> Tuple[Optional[Source], Optional[int]]:
     return None, None
 
 
-def _where(source: Optional[Source], offset: Optional[int]) -> str:
+def _where(source: Optional[Source], offset: Optional[int], tool: str = "ttd-lower") -> str:
     if source is None:
-        return "ttd-lower"
+        return tool
     if offset is None:
         return source.display_name
     line, col = source.line_col(offset)
     return f"{source.display_name}:{line}:{col}"
 
 
-def _headline(source, offset, severity: str, message: str, color: bool) -> str:
-    where = _where(source, offset)
+def _headline(source, offset, severity: str, message: str, color: bool, tool: str = "ttd-lower") -> str:
+    where = _where(source, offset, tool)
     if not message.isprintable():
         from .snippet import printable
 
@@ -176,8 +177,11 @@ def _snippet(source: Optional[Source], offset: Optional[int], color: bool = Fals
     return lines
 
 
-def print_diagnostics(diagnostics: List[Diagnostic], stream: Optional[IO[str]] = None) -> None:
-    """Write diagnostics to ``stream`` (default: stderr); with colour only when it is a terminal."""
+def print_diagnostics(diagnostics: List[Diagnostic], stream: Optional[IO[str]] = None,
+                      tool: str = "ttd-lower") -> None:
+    """Write diagnostics to ``stream`` (default: stderr); with colour only when it is a terminal.
+    ``tool``: the command's name, printed where a diagnostic has no place in a file
+    (``ttd-sim: error: ...``)."""
     stream = stream if stream is not None else sys.stderr
     color = hasattr(stream, "isatty") and stream.isatty()
     if color:
@@ -185,8 +189,8 @@ def print_diagnostics(diagnostics: List[Diagnostic], stream: Optional[IO[str]] =
 
         console = Console(file=stream, highlight=False, soft_wrap=True)
         for d in diagnostics:
-            console.print(d.render(color=True), markup=True)
+            console.print(d.render(color=True, tool=tool), markup=True)
         return
     for d in diagnostics:
-        stream.write(d.render() + "\n")
+        stream.write(d.render(tool=tool) + "\n")
     stream.flush()

@@ -77,7 +77,7 @@ def _print_version(ctx: click.Context, _param, value: bool) -> None:
         help="An argument by SSA name (without %) or #i: a number, 'rank', v0,v1,... (one per rank); for a "
              "pointer zeros(N), ones(N), arange(N), full(N,V), random(N), rank(N) or FILE.npy ({rank}: per rank).")
 @option("--schedules", type=click.IntRange(1), default=1, value_name="<k>", group=RUN, help="Schedules to run (default 1).")
-@option("--seed", type=int, default=0, value_name="<s>", group=RUN, help="Seed of the first schedule and of random(N) (default 0).")
+@option("--seed", type=click.IntRange(0), default=0, value_name="<s>", group=RUN, help="Seed of the first schedule and of random(N) (default 0).")
 @option("--reorder", is_flag=True, group=RUN, help="Let loads after a wait that do not depend on its token read early.")
 @option("--sub-blocks", type=click.IntRange(1), default=2, value_name="<s>", group=RUN,
         help="Sub-blocks per program of a module that uses hivm.hir.get_sub_block_idx (default 2).")
@@ -137,15 +137,15 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
         if out_dir:
             _write_npz(out_dir, result)
     except PlanError as e:
-        print_diagnostics([e.diagnostic])
+        print_diagnostics([e.diagnostic], tool="ttd-sim")
         sys.exit(EXIT_FINDING)
     except UsageError as e:
         raise click.UsageError(_usage_message(e, plan_path)) from None
     except Finding as f:
-        print_diagnostics([_with_python_notes(f.diagnostic())])
+        print_diagnostics([_with_python_notes(f.diagnostic())], tool="ttd-sim")
         sys.exit(EXIT_FINDING)
     except (LoweringError, DiagnosticError) as e:
-        print_diagnostics(e.diagnostics)
+        print_diagnostics(e.diagnostics, tool="ttd-sim")
         sys.exit(EXIT_FINDING)
     except click.ClickException:
         raise

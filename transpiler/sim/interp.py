@@ -69,7 +69,10 @@ def run_block(p, cb: CompiledBlock, frame: list):
     machine = p.run
     machine.ops += cb.n
     if machine.ops > machine.max_ops:
-        at = cb.term_op if cb.term_op is not None else (cb.ops[0] if cb.ops else None)
+        # the op that is number max_ops + 1 (the block's ops, then its terminator), not the
+        # terminator whatever the op (new-user trial of session 42)
+        crossing = machine.max_ops - (machine.ops - cb.n)
+        at = cb.ops[crossing] if crossing < len(cb.ops) else cb.term_op
         raise StepLimit(f"more than {machine.max_ops} ops executed (--max-ops)", op=at, rank=p.rank, program=p.program)
     k = 0  # index of the op running (in cb.ops)
     try:

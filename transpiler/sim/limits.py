@@ -32,3 +32,18 @@ def check_heaps(ranks: int, sizes: Sequence[int] = ()) -> None:
         what = (f"{heap_bytes(sizes):,} heap + " if sizes else "") + f"{RANK_BYTES:,} bookkeeping bytes"
         raise UsageError(f"{ranks} ranks x {what} = {total:,} bytes, over the limit of "
                          f"{MAX_HEAP_BYTES:,} bytes: use fewer ranks or smaller buffers")
+
+
+#: programs alive at once on all ranks: each is about 650 bytes (its generator and frame; measured
+#: 131 MB for 200 000 programs of a one-op kernel), so this bounds them near 2.7 GB.  Without it a
+#: ``--grid 10000000`` built every program (13 GB) before ``--max-ops`` counted anything
+#: (attack of session 42).
+MAX_PROGRAMS = 1 << 22
+
+
+def check_programs(count: int, ranks: int) -> None:
+    """Raise :class:`UsageError` when ``count`` programs per rank on ``ranks`` ranks (a launch's
+    grid times its sub-blocks) would be more than :data:`MAX_PROGRAMS` alive at once."""
+    if count * ranks > MAX_PROGRAMS:
+        raise UsageError(f"{ranks} ranks x {count:,} programs = {count * ranks:,} programs at once, over the limit of "
+                         f"{MAX_PROGRAMS:,}: use a smaller grid")

@@ -178,4 +178,27 @@ def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ra
         raise UsageError(f"'{text}': {e}") from None
     if n < 0:
         raise UsageError(f"'{text}': a negative element count")
+    _check_range(kind, n, fill, np.dtype(dtype), text)
     return BufferValue(kind, n, np.dtype(dtype), fill=fill)
+
+
+def _check_range(kind: str, n: int, fill, dtype: np.dtype, text: str) -> None:
+    """Refuse an ``arange`` whose last element, or a ``full`` whose float value, the element type
+    cannot hold: ``arange(300, i8)`` wrapped and ``full(4, 1e40, f16)`` became inf with numpy's
+    raw RuntimeWarning (attack of session 42), where ``full(4, -1, ui8)`` was already refused.
+
+    Raises:
+        UsageError: naming the value and the type's largest one.
+    """
+    import ml_dtypes
+
+    if kind == "arange" and n > 0:
+        top = n - 1
+        info = np.iinfo(dtype) if dtype.kind in "iu" else (None if dtype.kind == "b" else ml_dtypes.finfo(dtype))
+        largest = None if info is None else (int(info.max) if dtype.kind in "iu" else float(info.max))
+        if largest is not None and top > largest:
+            raise UsageError(f"'{text}': its last element {top} is outside {dtype.name} (largest {largest:g})")
+    if kind == "full" and dtype.kind not in "biu":
+        largest = float(ml_dtypes.finfo(dtype).max)
+        if np.isfinite(fill) and abs(fill) > largest:
+            raise UsageError(f"'{text}': {fill} is outside {dtype.name} (largest {largest:g})")

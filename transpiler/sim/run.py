@@ -221,11 +221,26 @@ def schedule_runs(prep: _Prepared, seeds: List[int], reorder: bool, max_ops: int
         else:
             diff = first_difference(first, outcome)
             if diff is not None:
-                r, name, i, a, b = diff
-                raise Finding(f"the result depends on the schedule: rank {r}, buffer '{name}', index {i} is {a} "
-                              f"under schedule {first.seed} and {b} under schedule {s}", kind=SCHEDULE)
+                raise _schedule_difference(prep, diff, first.seed, s, reorder, max_ops)
         yield run, outcome
         del run, outcome
+
+
+def _schedule_difference(prep: _Prepared, diff, seed_a: int, seed_b: int, reorder: bool, max_ops: int) -> Finding:
+    """The finding that schedules ``seed_a`` and ``seed_b`` leave different memory (``diff``: rank,
+    buffer, index and both values), with a note at the op that last wrote the element under each
+    (both schedules run once more, writers tracked: the cost falls on a failing run only), so that
+    it points into the kernel, not at the command (new-user trial of session 42)."""
+    r, name, i, a, b = diff
+    notes = []
+    for seed in (seed_a, seed_b):
+        note = writer_note(run_schedule(prep, seed, reorder, max_ops, track_writers=True), r, name, i,
+                           f"under schedule {seed}")
+        if note is not None:
+            notes.append(note)
+    return Finding(f"the result depends on the schedule: rank {r}, buffer '{name}', index {i} is {a} "
+                   f"under schedule {seed_a} and {b} under schedule {seed_b} (--races names the accesses nothing "
+                   f"orders)", notes=notes, kind=SCHEDULE)
 
 
 def writer_note(run: Run, rank: int, name: str, index: int, label: str):

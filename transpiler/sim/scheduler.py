@@ -20,6 +20,7 @@ from .access import FactCache
 from .blocking import Barrier, Park
 from .errors import Deadlock, Finding, StepLimit, format_program, op_note
 from .interp import call_function
+from .limits import check_programs
 from .progress import Progress
 from .library.pe_query import team_members
 
@@ -226,6 +227,11 @@ def _programs(run: Run, launch: ActiveLaunch, rank: int) -> List[Program]:
     gx, gy, gz = (tuple(launch.grid) + (1, 1, 1))[:3]
     launch.grid = (gx, gy, gz)
     subs = [None] if launch.sub_blocks <= 1 else list(range(launch.sub_blocks))
+    count = gx * gy * gz * len(subs)
+    check_programs(count, run.ranks)
+    if count > run.max_ops - run.ops:  # each program runs one op at least (its return)
+        raise StepLimit(f"a launch of {count:,} programs runs at least {count:,} ops, more than the {run.max_ops - run.ops:,} "
+                        f"the run may still execute (--max-ops {run.max_ops:,})", rank=rank)
     out = []
     for z in range(gz):
         for y in range(gy):
