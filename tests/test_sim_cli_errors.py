@@ -347,3 +347,29 @@ def test_max_ops_blames_the_op_that_crossed_the_limit(tmp_path):
     r = sim(path, "--ranks", 1, "--max-ops", 1, "--arg", "p=zeros(1,i32)")
     assert r.returncode == 1
     assert "k.ttir:4:5: error: 'tt.store' op rank 0, program (0, 0, 0): more than 1 ops executed" in r.stderr, r.stderr
+
+
+def test_a_check_of_a_module_with_nothing_to_lower_says_it_compares_the_module_with_itself(tmp_path):
+    """``--check-lowering`` on an already lowered module ran both sides on the same module and
+    said the lowering holds (new-user trial of session 42): a note says what was compared, and
+    the op count says which module it counts."""
+    r = sim(ROOT / "examples" / "reduce_scatter" / "reduce_scatter.ttadapter.mlir", "--ranks", 2, "--check-lowering",
+            "--arg", "symm_in_ptr=zeros(64)", "--arg", "signal_ptr=zeros(64)", "--arg", "out_ptr=zeros(32)",
+            "--arg", "chunk_elems=16")
+    assert "holds no distributed op (already lowered?), so --check-lowering compares each module with itself" in r.stderr
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY)
+    r = sim(path, "--ranks", 1, "--check-lowering", "--arg", "p=zeros(1,i32)")
+    assert r.returncode == 0 and "ops per run (of the lowered module)" in r.stdout, r.stderr
+
+
+def test_a_missing_symbol_under_ttd_sim_suggests_ttd_sims_options(tmp_path):
+    """The link check's hint named ttd-lower's --symbol-list and --no-link-check, which ttd-sim
+    does not have (new-user trial of session 42)."""
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY.replace("    %0 = tt.get_program_id x : i32\n",
+                                 '    %0 = distributed.extern_call {distributed.core_type = "vector", libname = '
+                                 '"libshmem_device", libpath = "", pure = true, symbol = "aclshmem_nope"} : () -> i32\n'))
+    r = sim(path, "--ranks", 1, "--check-lowering", "--arg", "p=zeros(1,i32)")
+    assert r.returncode == 1 and "symbol 'aclshmem_nope'" in r.stderr, r.stderr
+    assert "(select another with --device-library)" in r.stderr and "--no-link-check" not in r.stderr

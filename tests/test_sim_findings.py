@@ -156,4 +156,5 @@ def test_out_of_bounds_store_is_located_with_rank_and_address():
 def test_usage_errors_exit_2(tmp_path):
     kernel = EXAMPLES / "allgather_push" / "allgather_push.ttir"
     run = subprocess.run(SIM + [str(kernel), "--ranks", "2", "--arg", "local_ptr=zeros(4)"], capture_output=True, text=True)
-    assert run.returncode == 2 and "is not given" in run.stderr
+    assert run.returncode == 2 and ("5 arguments of @allgather_push_kernel are not given: --arg symm_buf_ptr=VALUE "
+                                    "--arg signal_ptr=VALUE --arg out_ptr=VALUE") in run.stderr, run.stderr

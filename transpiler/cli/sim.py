@@ -114,7 +114,7 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
     from ..diagnostics import print_diagnostics
     from ..sim import Finding, UsageError
     from ..sim.plan_schema import PlanError
-    from .sim_run import build_plan, describe, run_plan
+    from .sim_run import build_plan, describe, lowers_nothing, run_plan
 
     if check_lowering and lowered_path:
         raise click.UsageError("--check-lowering and --lowered exclude each other")
@@ -126,6 +126,10 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
         lowered = None
         if lowered_path:
             lowered = {kernel_text: (read_input(lowered_path), lowered_path)}
+        if check_lowering and lowers_nothing(plan):
+            click.echo(f"ttd-sim: note: {kernel or plan_path} holds no distributed op (already lowered?), so "
+                       f"--check-lowering compares each module with itself; give it the TTIR before lowering, "
+                       f"or that TTIR with --lowered {kernel or 'FILE'}", err=True)
         t0 = time.perf_counter()
         with _progress() as on_progress:
             result = run_plan(plan, compare=check_lowering or lowered is not None, lowered=lowered, seed=seed,
@@ -145,7 +149,7 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
         print_diagnostics([_with_python_notes(f.diagnostic())], tool="ttd-sim")
         sys.exit(EXIT_FINDING)
     except (LoweringError, DiagnosticError) as e:
-        print_diagnostics(e.diagnostics, tool="ttd-sim")
+        print_diagnostics(_in_sim_options(e.diagnostics), tool="ttd-sim")
         sys.exit(EXIT_FINDING)
     except click.ClickException:
         raise
@@ -157,6 +161,16 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
         click.echo(f"ttd-sim: internal error. This is a bug; please report it at {BUG_REPORT_URL}"
                    + ("." if debug else " (rerun with --debug for a traceback)."), err=True)
         sys.exit(EXIT_INTERNAL)
+
+
+def _in_sim_options(diagnostics):
+    """The lowering's diagnostics with its option hints in ttd-sim's options (ttd-sim has no
+    --symbol-list or --no-link-check; new-user trial of session 42)."""
+    from ..lowering.link_check import OPTIONS_HINT, SIM_OPTIONS_HINT
+
+    for d in diagnostics:
+        d.message = d.message.replace(OPTIONS_HINT, SIM_OPTIONS_HINT)
+    return diagnostics
 
 
 def _usage_message(e, plan_path) -> str:

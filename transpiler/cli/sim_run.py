@@ -63,6 +63,10 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         given[name] = value
     names = [arg.name.lstrip("%") if arg.name else f"#{i}" for i, arg in enumerate(arguments)]
     _check_names(given, names, function)
+    missing = [n for i, n in enumerate(names) if n not in given and f"#{i}" not in given]
+    if len(missing) > 1:  # all of them at once, not one per try (new-user trial of session 42)
+        raise UsageError(f"{len(missing)} arguments of @{function} are not given: "
+                         + " ".join(f"--arg {n}=VALUE" for n in missing))
     buffers, launch_args = {}, {}
     for i, arg in enumerate(arguments):
         name = arg.name.lstrip("%") if arg.name else f"#{i}"
@@ -131,6 +135,16 @@ def _check_scalar(given, name: str, text: str, dtype) -> None:
                 raise UsageError(f"--arg {name}={text}: {e}") from None
 
 
+def lowers_nothing(plan: Plan) -> bool:
+    """Whether no module the plan launches holds a distributed op (an already lowered module,
+    say): ``--check-lowering`` then compares each module with itself (new-user trial of
+    session 42)."""
+    from ..parser import parse_module
+
+    modules = {a.module for step in plan.steps for a in step if isinstance(a, Launch)}
+    return all(isinstance(m, str) and not parse_module(m).names_distributed for m in modules)
+
+
 def run_plan(plan: Plan, compare: bool, lowered, **options):
     """Run (or, with ``compare``, check the lowering of) ``plan``; the result."""
     if compare:
@@ -144,7 +158,8 @@ def describe(plan: Plan, result, seconds: float, compared: bool, races: bool = F
     schedules', the absence of races with ``races``), then every rank's buffers (abridged)."""
     n = len(result.seeds)
     head = (f"ttd-sim: {plan.ranks} ranks, {len(plan.steps)} step{'s' if len(plan.steps) != 1 else ''}, "
-            f"{n} schedule{'s' if n != 1 else ''} (seed {result.seeds[0]}): {result.ops:,} ops per run")
+            f"{n} schedule{'s' if n != 1 else ''} (seed {result.seeds[0]}): {result.ops:,} ops per run"
+            + (" (of the lowered module)" if compared else ""))
     lines = [head]
     if compared:
         lines.append(f"ttd-sim: the lowered module gives the same memory under every schedule")

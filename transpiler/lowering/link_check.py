@@ -78,6 +78,11 @@ class SymbolLibrary:
         return "".join(f"{s}\t{self.signatures[s]}\n" for s in sorted(self.signatures))
 
 
+#: what a missing symbol's error suggests, in ``ttd-lower``'s options (``ttd-sim``, which has
+#: ``--device-library`` only, replaces it by :data:`SIM_OPTIONS_HINT`)
+OPTIONS_HINT = "select another with --device-library or --symbol-list, or use --no-link-check"
+SIM_OPTIONS_HINT = "select another with --device-library"
+
 def parse_symbol_list(text: str, path: str, name: str = "") -> SymbolLibrary:
     """Read ``symbol<TAB>signature`` lines (``#`` comments and blank lines are skipped; a
     ``# release:`` / ``# commit:`` header names the library in messages).
@@ -181,8 +186,8 @@ def check_symbols(module: Module, library: SymbolLibrary, diagnostics: Diagnosti
         diagnostics.emit(Diagnostic(
             ERROR,
             f"this op lowers to symbol '{name}', which is not in the device template library {library.name} "
-            f"({library.path}){hint}; it would not resolve when bishengir-compile links the library (select "
-            f"another with --device-library or --symbol-list, or use --no-link-check)",
+            f"({library.path}){hint}; it would not resolve when bishengir-compile links the library "
+            f"({OPTIONS_HINT})",
             source, offset,
         ))
     return checked
