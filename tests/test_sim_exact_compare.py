@@ -12,7 +12,7 @@ import transpiler.sim.run as sim_run
 from sim_kernels import BUILDERS, EXAMPLES
 from transpiler.sim import check_lowering
 from transpiler.sim.memory import Memory
-from transpiler.sim.outcome import Outcome, first_difference
+from transpiler.sim.outcome import Fingerprint, Outcome, first_difference, kept, same
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
@@ -48,6 +48,45 @@ def test_float_atomic_add_elements_keep_a_tolerance():
 class _FakeRun:
     def __init__(self, memory):
         self.memory = memory
+
+
+def test_a_fingerprint_compares_as_the_bits_do():
+    """What a comparison keeps of an outcome (issue 33, memory): a digest per buffer that tells
+    the same bits from any other (signed zero, a NaN payload), and the outcome itself where a
+    float atomic add wrote last (compared within a tolerance)."""
+    mem = Memory(1, [("b", 16, np.dtype(np.float32))])
+    mem.array("b", 0)[...] = [0.0, 1.0, np.nan, 3.0]
+    first = kept(Outcome.of(0, _FakeRun(mem)))
+    assert isinstance(first, Fingerprint) and same(first, Outcome.of(1, _FakeRun(mem)))
+    for i, value in ((0, -0.0), (2, np.uint32(0x7FC00001).view(np.float32)), (3, np.nextafter(np.float32(3), 4))):
+        other = Memory(1, [("b", 16, np.dtype(np.float32))])
+        other.array("b", 0)[...] = mem.array("b", 0)
+        other.array("b", 0)[i] = value
+        assert not same(first, Outcome.of(1, _FakeRun(other))), i
+    mem.added_floats_at(np.array([1]), 4)
+    assert isinstance(kept(Outcome.of(0, _FakeRun(mem))), Outcome)
+
+
+def test_check_lowering_holds_one_heap_beside_the_running_one(monkeypatch):
+    """Each run of a check starts with the heaps of earlier runs gone, but for the result's (the
+    first run after lowering): outcomes kept for the comparisons held four heaps (issue 33)."""
+    import gc
+    import weakref
+
+    heaps, alive = [], []
+    real = sim_run.run_schedule
+
+    def counting(*a, **k):
+        gc.collect()
+        alive.append(sum(h() is not None for h in heaps))
+        run = real(*a, **k)
+        heaps.append(weakref.ref(run.memory.flat))
+        return run
+
+    monkeypatch.setattr(sim_run, "run_schedule", counting)
+    plan, _ = BUILDERS["allgather_push"]((EXAMPLES / "allgather_push" / "allgather_push.ttir").read_text(), 2)
+    check_lowering(plan, schedules=3)
+    assert alive == [0, 0, 1, 1, 1, 1], alive
 
 
 def test_check_lowering_runs_each_schedule_once(monkeypatch):

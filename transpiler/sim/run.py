@@ -4,7 +4,7 @@ compared across schedules (a schedule-dependent result is a finding, SPEC.md sec
 from __future__ import annotations
 
 from collections import deque
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import attrs
 import numpy as np
@@ -15,7 +15,7 @@ from .compiler import Compiler
 from ..gcpause import collector_paused
 from .library.binding import DeviceLibrary
 from .limits import check_heaps
-from .outcome import Outcome, first_difference
+from .outcome import Outcome, first_difference, kept, same
 from .progress import programs_of
 from .memory import Memory
 from .arguments import arguments, check_pointees, function_of, pointer_dtypes
@@ -202,28 +202,58 @@ def simulate(plan: Plan, *, seed: int = 0, schedules: int = 1, reorder: bool = F
 
 
 def schedule_runs(prep: _Prepared, seeds: List[int], reorder: bool, max_ops: int, on_progress=None,
-                  races: bool = False, trace=None) -> Iterator[Tuple[Run, Outcome]]:
+                  races: bool = False, trace=None) -> "ScheduleRuns":
     """``(run, outcome)`` of the prepared plan under each schedule of ``seeds``, one at a time
-    (the caller keeps what it needs: a run's heaps go when it lets the run go; issue 33, memory).
-    The first run is traced into ``trace``; each later outcome is compared with the first's.
+    (:class:`ScheduleRuns`).  The first run is traced into ``trace``; each later outcome is
+    compared with the first's.
 
     Raises:
         Finding: of a run, or (kind ``schedule-dependent``) an outcome that differs from the first's.
     """
-    first = None
-    for k, s in enumerate(seeds):
-        with tracing(trace if first is None else None) as tracer:
-            run = run_schedule(prep, s, reorder, max_ops, on_progress=on_progress, races=races, tracer=tracer,
-                               run_of=(k + 1, len(seeds)))
+    return ScheduleRuns(prep, seeds, reorder, max_ops, on_progress, races, trace)
+
+
+class ScheduleRuns:
+    """The runs of :func:`schedule_runs` as an iterator that holds no run between two ``next``:
+    a run's heaps go as soon as its caller lets them go (issue 33, memory; a generator's frame
+    kept the last run it yielded alive while suspended).  Of the first outcome only what the
+    schedule comparison needs is kept (:func:`~.outcome.kept`: a digest, when no float atomic add
+    wrote last); an outcome that differs from it makes the first schedule run again, to name the
+    element."""
+
+    def __init__(self, prep: _Prepared, seeds: List[int], reorder: bool, max_ops: int, on_progress=None,
+                 races: bool = False, trace=None):
+        self.prep, self.seeds, self.reorder, self.max_ops = prep, list(seeds), reorder, max_ops
+        self.on_progress, self.races, self.trace = on_progress, races, trace
+        self.k = 0
+        self.first = None  # what is kept of the first outcome
+
+    def __iter__(self) -> "ScheduleRuns":
+        return self
+
+    def __next__(self) -> Tuple[Run, Outcome]:
+        if self.k >= len(self.seeds):
+            raise StopIteration
+        k, s = self.k, self.seeds[self.k]
+        self.k += 1
+        with tracing(self.trace if k == 0 else None) as tracer:
+            run = run_schedule(self.prep, s, self.reorder, self.max_ops, on_progress=self.on_progress,
+                               races=self.races, tracer=tracer, run_of=(k + 1, len(self.seeds)))
         outcome = Outcome.of(s, run)
-        if first is None:
-            first = outcome
-        else:
-            diff = first_difference(first, outcome)
+        if k == 0:
+            self.first = kept(outcome)
+        elif not same(self.first, outcome):
+            diff = first_difference(self.full(self.first), outcome)
             if diff is not None:
-                raise _schedule_difference(prep, diff, first.seed, s, reorder, max_ops)
-        yield run, outcome
-        del run, outcome
+                raise _schedule_difference(self.prep, diff, self.first.seed, s, self.reorder, self.max_ops)
+        return run, outcome
+
+    def full(self, kept_outcome) -> Outcome:
+        """The whole outcome behind ``kept_outcome`` (its schedule run again when only its
+        fingerprint was kept)."""
+        if isinstance(kept_outcome, Outcome):
+            return kept_outcome
+        return Outcome.of(kept_outcome.seed, run_schedule(self.prep, kept_outcome.seed, self.reorder, self.max_ops))
 
 
 def _schedule_difference(prep: _Prepared, diff, seed_a: int, seed_b: int, reorder: bool, max_ops: int) -> Finding:
