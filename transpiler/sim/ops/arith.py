@@ -16,7 +16,7 @@ from ..memory import Ptr
 from .. import provenance
 from .table import implements
 from .tiles import TileAdd, addi_fast
-from .common import cast, fast_apply, float_fn, maximumf, minimumf, result_dtype
+from .common import cast, fast_apply, float_fn, maximumf, maxnumf, minimumf, minnumf, result_dtype
 
 CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,
         6: np.less, 7: np.less_equal, 8: np.greater, 9: np.greater_equal}
@@ -77,7 +77,7 @@ for _name, _u, _b in (("subi", np.subtract, np.logical_xor),
                       ("maxsi", np.maximum, None), ("minsi", np.minimum, None),
                       ("addf", np.add, None), ("subf", np.subtract, None), ("mulf", np.multiply, None),
                       ("divf", np.divide, None), ("remf", np.fmod, None), ("maximumf", maximumf, None),
-                      ("minimumf", minimumf, None), ("maxnumf", np.fmax, None), ("minnumf", np.fmin, None)):
+                      ("minimumf", minimumf, None), ("maxnumf", maxnumf, None), ("minnumf", minnumf, None)):
     implements(f"arith.{_name}", prepare=_binary(_u, _b), fast=fast_apply)(_apply2)
 
 implements("arith.negf", prepare=_binary(np.negative), fast=fast_apply)(_apply1)

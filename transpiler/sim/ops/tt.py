@@ -15,7 +15,7 @@ from ..provenance import at_addresses
 from .table import implements
 from ..closures import const, unary
 from .tiles import addptr_fast, broadcast_to, offset
-from .common import cast, float_fn, map_value, maximumf, minimumf, result_dtype
+from .common import cast, float_fn, map_value, maximumf, maxnumf, minimumf, minnumf, result_dtype
 from .rounding import RTNE, convert
 
 I64 = np.dtype(np.int64)
@@ -167,7 +167,7 @@ def _clampf_prepare(op, c):
     if mode not in (PROPAGATE_NONE, PROPAGATE_ALL):
         raise NotSimulated(f"propagateNan = {mode} is neither none (0) nor all (0xFFFF)")
     dtype = result_dtype(op)
-    up, down = (maximumf, minimumf) if mode == PROPAGATE_ALL else (np.fmax, np.fmin)
+    up, down = (maximumf, minimumf) if mode == PROPAGATE_ALL else (maxnumf, minnumf)
     return float_fn(up, dtype), float_fn(down, dtype)
 
 
