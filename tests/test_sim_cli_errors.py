@@ -373,3 +373,19 @@ def test_a_missing_symbol_under_ttd_sim_suggests_ttd_sims_options(tmp_path):
     r = sim(path, "--ranks", 1, "--check-lowering", "--arg", "p=zeros(1,i32)")
     assert r.returncode == 1 and "symbol 'aclshmem_nope'" in r.stderr, r.stderr
     assert "(select another with --device-library)" in r.stderr and "--no-link-check" not in r.stderr
+
+
+@pytest.mark.parametrize("command", [
+    ["ttd-lower", "/dev/zero", "-o", "/dev/null"],
+    ["ttd-sim", "/dev/zero", "--ranks", "1"],
+    ["ttd-sim", "--plan", "/dev/zero"],
+])
+def test_an_endless_input_is_refused_at_the_size_limit(command):
+    """``/dev/zero`` as an input grew ttd-lower to 24 GB, then exit 3 (attack of session 43):
+    every read stops one byte past ``fileio.MAX_INPUT_BYTES``."""
+    tool, *args = command
+    entry = "transpiler.cli" if tool == "ttd-lower" else "transpiler.cli.sim"
+    r = subprocess.run([sys.executable, "-c", f"from {entry} import entry; entry()", *args], capture_output=True,
+                       text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2, r.stderr
+    assert "it holds more than 268,435,456 bytes (an endless stream such as /dev/zero?)" in r.stderr

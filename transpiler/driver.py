@@ -25,6 +25,7 @@ from typing import Callable, List, Optional, Tuple
 
 import attrs
 
+from .fileio import read_limited
 from . import records
 from .diagnostics import ERROR, Diagnostic, DiagnosticError
 from .gcpause import collector_paused
@@ -265,9 +266,10 @@ def _read_override(request: Request, stem: str, stage: str) -> Optional[Module]:
     request.notify(f"ttd-lower: overriding stage '{stage}' with file {path}")
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            text = read_limited(f)
     except (OSError, UnicodeDecodeError) as e:
-        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {e}", Source("", path))]) from None
+        raise DiagnosticError([Diagnostic(ERROR, f"cannot read the override file: {getattr(e, 'strerror', None) or e}",
+                                          Source("", path))]) from None
     return parse_module(text, path)
 
 

@@ -15,6 +15,7 @@ signal while the output is being written.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import time
@@ -26,6 +27,30 @@ PENDING: Set[str] = set()
 HANDLED_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 TEST_PAUSE_ENV = "TTD_LOWER_TEST_PAUSE_WRITE"
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+#: the most any input file (a kernel, a plan, a symbol list, an override) may hold: a read stops
+#: one byte past it, so that ``/dev/zero`` or an endless pipe is an error, not all the memory
+#: there is (the attack of session 43 grew ttd-lower to 24 GB).  The largest TTIR met so far, the
+#: benchmark module big.ttir, is 3.6 MB.
+MAX_INPUT_BYTES = 256 << 20
+
+
+class InputTooLarge(OSError):
+    """An input past :data:`MAX_INPUT_BYTES` (an ``OSError``, so every reader's "cannot read"
+    path reports it with its ``strerror``)."""
+
+
+def read_limited(f, limit: int = MAX_INPUT_BYTES):
+    """``f.read()`` (bytes or text) of at most ``limit`` bytes or characters.
+
+    Raises:
+        InputTooLarge: ``f`` holds more.
+    """
+    data = f.read(limit + 1)
+    if len(data) > limit:
+        raise InputTooLarge(errno.EFBIG, f"it holds more than {limit:,} bytes (an endless stream such as /dev/zero?)")
+    return data
 
 
 @contextlib.contextmanager

@@ -21,6 +21,7 @@ from typing import IO, Iterator, Optional
 
 import click
 
+from ..fileio import read_limited
 from ..fileio import write_atomic
 
 
@@ -35,10 +36,10 @@ def read_input(path: str) -> str:
         if path == "-":
             if sys.stdin is None:
                 raise click.UsageError("stdin is closed: give a TTIR file")
-            data = sys.stdin.buffer.read()
+            data = read_limited(sys.stdin.buffer)
         else:
             with open(path, "rb") as f:
-                data = f.read()
+                data = read_limited(f)
     except OSError as e:
         raise click.UsageError(f"cannot read '{path}': {e.strerror}") from None
     try:

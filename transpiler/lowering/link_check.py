@@ -20,6 +20,7 @@ from typing import Dict, List, Optional
 
 import attrs
 
+from ..fileio import read_limited
 from .. import records
 from ..diagnostics import ERROR, Diagnostic, DiagnosticEngine, op_location
 from ..ir.attributes import StringAttr, UnitAttr
@@ -147,7 +148,7 @@ def _parsed(text: str, path: str, name: str) -> SymbolLibrary:
 def _read_list(file: str, shown: str) -> str:
     try:
         with open(file, encoding="utf-8") as f:
-            return f.read()
+            return read_limited(f)
     except OSError as e:
         raise SymbolListError(f"cannot read the symbol list '{shown}': {e.strerror or e}") from None
     except UnicodeDecodeError as e:

@@ -10,6 +10,7 @@ from typing import Any, Dict, List
 import attrs
 import numpy as np
 
+from ..fileio import read_limited
 from .errors import UsageError
 from .limits import check_heaps
 from .plan import BufferValue, Fill, Launch, Plan
@@ -98,7 +99,7 @@ def _launch(launch: Launch, ranks: int, at, base_dir: str) -> Launch:
         path = filename if os.path.isabs(filename) else os.path.join(base_dir, filename)
         try:
             with open(path, encoding="utf-8") as f:
-                module = f.read()
+                module = read_limited(f)
         except OSError as e:
             raise UsageError(f"cannot read the kernel {filename}: {e.strerror}", at + ("module",)) from None
         except UnicodeDecodeError:

@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 import attrs
 
+from ..fileio import read_limited
 from ..diagnostics import ERROR, Diagnostic
 from ..ir.source import Source
 from .errors import UsageError, format_path
@@ -84,7 +85,7 @@ def read_plan(path: str) -> Plan:
     """
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            raw = read_limited(f)
     except OSError as e:
         raise UsageError(f"cannot read the plan {path}: {e.strerror}") from None
     try:
@@ -169,7 +170,7 @@ def _fill_values(values, at):
 def _read_kernel(file: str, at) -> str:
     try:
         with open(file, encoding="utf-8") as f:
-            return f.read()
+            return read_limited(f)
     except OSError as e:
         raise UsageError(f"cannot read the kernel {file}: {e.strerror}", at + ("kernel",)) from None
     except UnicodeDecodeError:
