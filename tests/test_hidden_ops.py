@@ -40,6 +40,23 @@ def test_an_op_hidden_after_a_read_distributed_op_is_an_error():
     assert "it stands in the text of 'foo.bar'" in message
 
 
+@pytest.mark.parametrize("junk", ["#", "!", "$", "%", "%%", "@", "^", ".", "-", "5", "0x1", "\u00e9"])
+def test_an_op_name_glued_to_junk_is_an_error(junk):
+    """``%src = #distributed.symm_at ...``: the reader took the body for an attribute dictionary
+    and the lookbehind that keeps ``#distributed.x`` an attribute hid the name, exit 0 unlowered
+    (attack of session 43)."""
+    op = f"%src = {junk}distributed.symm_at %p, %n, : !tt.ptr<f32>"
+    with pytest.raises(LoweringError) as info:
+        lower(BODY.format(op=op), filename="glued.mlir")
+    assert (f"glued.mlir:3:12: error: 'distributed.symm_at' stands where an op's name does, glued to '{junk}'"
+            in str(info.value)), str(info.value)
+
+
+def test_value_and_block_names_that_hold_the_word_are_no_glued_ops():
+    op = "%distributed.wait = arith.constant 1 : i32\n    %b = arith.addi %distributed.wait, %n : i32"
+    assert lower(BODY.format(op=op)) == BODY.format(op=op)
+
+
 def test_results_before_a_name_are_no_hidden_text():
     """Results, with a comment and a line break before the name, are what may stand there."""
     op = "%r = // the rank\n    distributed.get_rank %n : i32"

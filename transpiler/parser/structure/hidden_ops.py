@@ -27,6 +27,14 @@ _OCCURRENCE = re.compile(r'"((?:' + _NAMES + r'))"(?=[ \t\r\n]*\()|"(?:[^"\\\n]|
                          r'|(?<![\w$.#!@%^"\-])(' + _NAMES + r')(?![\w$.\-])(?![ \t]*=(?!=))')
 
 
+# a distributed op name glued to junk where an op name stands: first on its line, or after the
+# results (`%src = #distributed.symm_at ...`: the reader took the function's body for an
+# attribute dictionary, and the `#`, which _OCCURRENCE's lookbehind takes for an attribute's,
+# hid the name; so did `! $ % @ ^ . -`, a digit or a non-ASCII letter; attack of session 43).
+# Junk of `%` or `^` first on a line is a value or block name (`%distributed.wait, %b = ...`).
+_GLUED = re.compile(r"^[ \t]*(%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=[ \t]*)?"
+                    r'([^\s"{}()\[\],:<>=/]+?)(' + _NAMES + r")(?![\w$.\-])(?![ \t]*=(?!=))", re.M)
+
 # the blanks (line breaks included) after a line, which a lookahead of _OCCURRENCE may see through
 _BLANKS = re.compile(r"[ \t\r\n]*")
 
@@ -69,7 +77,16 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
             diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
                                    *op_location(holder)))
         problems.append(diag)
-    return problems
+    for m in _glued(source.text):
+        at = m.start(3)
+        diag = Diagnostic(ERROR, f"'{m.group(3)}' stands where an op's name does, glued to '{m.group(2)}', so it "
+                                 f"is not read as an op and would not be lowered", source, at - len(m.group(2)))
+        holder = _innermost_holding(ops, source, at)
+        if holder is not None:
+            diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
+                                   *op_location(holder)))
+        problems.append(diag)
+    return sorted(problems, key=lambda d: d.offset)
 
 
 def _occurrences(text: str):
@@ -90,6 +107,20 @@ def _occurrences(text: str):
         for m in _OCCURRENCE.finditer(text, start, _BLANKS.match(text, end).end() + 1):
             if m.start() >= end:
                 break
+            yield m
+        pos = text.find("distributed.", end)
+
+
+def _glued(text: str):
+    """The matches of :data:`_GLUED` on the lines that hold ``distributed.``, but for a value or
+    block name first on its line."""
+    pos = text.find("distributed.")
+    while pos >= 0:
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        m = _GLUED.match(text, start, end)
+        if m is not None and not (m.group(1) is None and m.group(2)[0] in "%^"):
             yield m
         pos = text.find("distributed.", end)
 
