@@ -389,3 +389,15 @@ def test_an_endless_input_is_refused_at_the_size_limit(command):
                        text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert r.returncode == 2, r.stderr
     assert "it holds more than 268,435,456 bytes (an endless stream such as /dev/zero?)" in r.stderr
+
+
+def test_a_distributed_op_the_verifier_refuses_is_refused_before_it_runs(tmp_path):
+    """A notify with its operands out of order ran into an AttributeError, exit 3 (attack of
+    session 43); ttd-sim now verifies distributed ops as ttd-lower's ttir stage does."""
+    path = tmp_path / "k.ttir"
+    path.write_text("module {\n  tt.func public @f(%a: !tt.ptr<i32>, %n: i32) {\n    %c1_i64 = arith.constant 1 : i64\n"
+                    "    %c0_i32 = arith.constant 0 : i32\n    \"distributed.notify\"(%c1_i64, %a, %c0_i32) <{commScope = 3 : "
+                    "i32, sigOp = 1 : i32}> : (!tt.ptr<i32>, i64, i32) -> ()\n    tt.return\n  }\n}\n")
+    r = sim(path, "--ranks", 2, "--arg", "a=zeros(16,i32)", "--arg", "n=1")
+    assert r.returncode == 1, r.stderr
+    assert "k.ttir:5:26: error: 'distributed.notify' op use of value '%c1_i64' expects different type" in r.stderr

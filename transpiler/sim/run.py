@@ -60,8 +60,26 @@ def _compiler(cache, launch: Launch, library: DeviceLibrary) -> Compiler:
                 module = parse_module(module, launch.filename)
             except DiagnosticError as e:
                 raise ParseFailure(e.diagnostics[0]) from None
+        _verify_distributed_ops(module)
         c = cache[key] = Compiler(module, library)
     return c
+
+
+def _verify_distributed_ops(module) -> None:
+    """The distributed ops of ``module`` pass the verifier of ``ttd-lower``'s ``ttir`` stage
+    (SPEC.md sections 1-2) before they run: a notify whose operands are in the wrong order ran
+    into an internal error (attack of session 43).
+
+    Raises:
+        ParseFailure: at the first op the verifier refuses, as ``ttd-lower`` words it.
+    """
+    if not module.names_distributed:
+        return
+    from ..ir.verifier import verify_ops
+
+    problems = verify_ops(op for op in module.walk() if op.name.startswith("distributed."))
+    if problems:
+        raise ParseFailure(problems[0])
 
 
 def prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cache: Optional[dict] = None) -> _Prepared:
