@@ -401,3 +401,11 @@ def test_a_distributed_op_the_verifier_refuses_is_refused_before_it_runs(tmp_pat
     r = sim(path, "--ranks", 2, "--arg", "a=zeros(16,i32)", "--arg", "n=1")
     assert r.returncode == 1, r.stderr
     assert "k.ttir:5:26: error: 'distributed.notify' op use of value '%c1_i64' expects different type" in r.stderr
+
+
+def test_a_trace_that_cannot_be_written_is_a_usage_error(tmp_path):
+    """``--trace /dev/full``: OSError, exit 3 (attack of session 43)."""
+    path = tmp_path / "k.ttir"
+    path.write_text(RACY)
+    r = sim(path, "--ranks", 1, "--arg", "p=zeros(1,i32)", "--trace", "/dev/full")
+    assert "--trace: cannot write '/dev/full': No space left on device" in usage_error(r)

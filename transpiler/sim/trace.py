@@ -23,7 +23,7 @@ import json
 from contextlib import contextmanager
 from typing import Dict, List
 
-from .errors import format_program
+from .errors import UsageError, format_program
 from .hb import Actor
 
 
@@ -126,9 +126,20 @@ class Tracer:
         self._put("i", a, name, self._now(), s="p", args={"message": message})
 
     def write(self, path: str) -> None:
-        """Save the events as ``{"traceEvents": [...]}``.  Raises OSError."""
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump({"traceEvents": self.events, "displayTimeUnit": "ns"}, f, separators=(",", ":"))
+        """Save the events as ``{"traceEvents": [...]}``, whole or not at all (a regular file is
+        written through a temporary one, :func:`transpiler.fileio.write_atomic`).  Raises OSError."""
+        import os
+        import stat
+
+        from ..fileio import write_atomic
+
+        text = json.dumps({"traceEvents": self.events, "displayTimeUnit": "ns"}, separators=(",", ":"))
+        real = os.path.realpath(path)
+        if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
+            with open(real, "w", encoding="utf-8") as f:
+                f.write(text)
+        else:
+            write_atomic(real, text)
 
 
 def _plain(v):
@@ -147,7 +158,13 @@ def tracing(trace):
         yield trace
         return
     tracer = Tracer()
+    finished = False
     try:
         yield tracer
+        finished = True
     finally:
-        tracer.write(trace)
+        try:
+            tracer.write(trace)
+        except OSError as e:  # a full disk or /dev/full was exit 3 (attack of session 43)
+            if finished:  # else the run's own finding goes on, the trace lost with it
+                raise UsageError(f"--trace: cannot write '{trace}': {e.strerror or e}") from None
