@@ -409,3 +409,25 @@ def test_a_trace_that_cannot_be_written_is_a_usage_error(tmp_path):
     path.write_text(RACY)
     r = sim(path, "--ranks", 1, "--arg", "p=zeros(1,i32)", "--trace", "/dev/full")
     assert "--trace: cannot write '/dev/full': No space left on device" in usage_error(r)
+
+
+def test_an_argument_given_by_name_and_by_position_is_refused():
+    """``--arg n_per_rank=3 --arg '#4=256'``: the name won silently (attack of session 43)."""
+    args = [a for a in PUSH_ARGS]
+    r = sim(PUSH, "--ranks", 2, *args, "--arg", "n_per_rank=3", "--arg", "#4=4")
+    assert "--arg n_per_rank=3 and --arg #4=4 give one argument twice" in usage_error(r)
+
+
+def test_a_plan_buffer_passed_to_two_pointers_is_checked_against_both(tmp_path):
+    """A buffer passed to ``local_ptr`` (f32) and ``signal_ptr`` (i32): only its last use was
+    checked, so an i32 buffer was read as f32 with exit 0 (attack of session 43)."""
+    import json
+
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({
+        "ranks": 2, "buffers": {"X": "zeros(1024, i32)", "B": "zeros(1024, f32)", "O": "zeros(1024, f32)"},
+        "steps": [[{"kernel": str(PUSH), "args": {"local_ptr": "X", "symm_buf_ptr": "B", "signal_ptr": "X",
+                                                  "out_ptr": "O", "n_per_rank": 4, "epoch": 1}}]]}))
+    r = sim("--plan", plan)
+    assert r.returncode == 1, r.stderr
+    assert "buffer 'X' holds i32, but argument 'local_ptr' of @allgather_push_kernel points to f32" in r.stderr

@@ -63,6 +63,9 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         given[name] = value
     names = [arg.name.lstrip("%") if arg.name else f"#{i}" for i, arg in enumerate(arguments)]
     _check_names(given, names, function)
+    for i, n in enumerate(names):
+        if n in given and f"#{i}" in given and n != f"#{i}":  # the name won, silently (attack of session 43)
+            raise UsageError(f"--arg {n}={given[n]} and --arg #{i}={given[f'#{i}']} give one argument twice")
     missing = [n for i, n in enumerate(names) if n not in given and f"#{i}" not in given]
     if len(missing) > 1:  # all of them at once, not one per try (new-user trial of session 42)
         raise UsageError(f"{len(missing)} arguments of @{function} are not given: "

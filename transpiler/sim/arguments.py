@@ -4,7 +4,7 @@ error a :class:`UsageError` with the key path of the plan's value (``steps[0][0]
 from __future__ import annotations
 
 import math
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -39,6 +39,10 @@ def _positions(fn, given: Dict, at) -> Dict[int, object]:
                            + f"; it has {', '.join(names)}", at + ("args", key) if at else None)
             e.at_key = True
             raise e
+        if pos in by_position:  # `n` and `#4` for one argument: the last one won (attack of session 43)
+            label = fn.arguments[pos].name.lstrip("%") or f"#{pos}"
+            raise UsageError(f"argument '{label}' of @{fn.name} is given twice (by name and as '#{pos}')",
+                             at + ("args", key) if at else None)
         by_position[pos] = v
     return by_position
 
@@ -49,17 +53,19 @@ def _label_and_key(a, i: int, given: Dict):
     return label, next((k for k in given if k in (label, f"#{i}")), label)
 
 
-def pointer_dtypes(fn, given: Dict, at=()) -> Dict[str, Tuple[np.dtype, tuple, str]]:
-    """buffer name -> ``(pointee type, key path of the argument, its name)``, for the buffers
-    ``given`` passes to pointer arguments of ``fn`` (pointees without a numpy type left out)."""
-    out = {}
+def pointer_dtypes(fn, given: Dict, at=()) -> List[Tuple[str, np.dtype, tuple, str]]:
+    """``(buffer name, pointee type, key path of the argument, its name)`` for each pointer
+    argument of ``fn`` that ``given`` passes a buffer to, in order: a buffer passed to two
+    arguments is listed twice, so that both pointee types are checked (only its last use was,
+    attack of session 43).  Pointees without a numpy type are left out."""
+    out = []
     by_position = _positions(fn, given, at)
     for i, a in enumerate(fn.arguments):
         v = by_position.get(i)
         if is_pointer(a.type) and isinstance(v, str):
             label, key = _label_and_key(a, i, given)
             try:
-                out[v] = (dtype_of(pointee(a.type)), at + ("args", key), label)
+                out.append((v, dtype_of(pointee(a.type)), at + ("args", key), label))
             except Exception:  # a pointee the simulator has no numpy type for: no inference
                 continue
     return out

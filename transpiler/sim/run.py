@@ -104,7 +104,7 @@ def _prepare(plan: Plan, seed: int, library: DeviceLibrary, sub_blocks: int, cac
             if isinstance(action, Launch):
                 c = _compiler(cache, action, library)
                 fn = function_of(c, action.function, ("steps", s, a))
-                for name, (d, where, label) in pointer_dtypes(fn, action.args, ("steps", s, a)).items():
+                for name, d, where, label in pointer_dtypes(fn, action.args, ("steps", s, a)):
                     pointee.setdefault(name, d)
                     uses.setdefault(name, []).append((d, where, label, fn.name))
                 resolved.append((c, fn))
