@@ -431,3 +431,13 @@ def test_a_plan_buffer_passed_to_two_pointers_is_checked_against_both(tmp_path):
     r = sim("--plan", plan)
     assert r.returncode == 1, r.stderr
     assert "buffer 'X' holds i32, but argument 'local_ptr' of @allgather_push_kernel points to f32" in r.stderr
+
+
+def test_a_recursion_that_does_not_end_is_a_located_finding(tmp_path):
+    """A tt.call of its own function ran into Python's RecursionError, exit 3 (attack of session 43)."""
+    path = tmp_path / "k.ttir"
+    path.write_text("module {\n  tt.func public @f(%a: !tt.ptr<f32>) {\n    tt.call @f(%a) : (!tt.ptr<f32>) -> ()\n"
+                    "    tt.return\n  }\n}\n")
+    r = sim(path, "--ranks", 1, "--arg", "a=zeros(4)")
+    assert r.returncode == 1, r.stderr
+    assert "k.ttir:3:5: error: 'tt.call' op rank 0, program (0, 0, 0): calls nested more than 64 deep" in r.stderr

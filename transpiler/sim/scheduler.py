@@ -73,7 +73,7 @@ class Program:
     """One program (or sub-block) of a launch; also the ``dev`` the library models run on."""
 
     __slots__ = ("rank", "pid", "grid", "sub_block", "program", "run", "snapshots", "memory", "n_ranks",
-                 "teams", "gen", "launch", "blocked", "facts", "hb")
+                 "teams", "gen", "launch", "blocked", "facts", "hb", "calls")
 
     def __init__(self, run: Run, launch, rank: int, pid, sub_block: Optional[int]):
         self.run = run
@@ -89,6 +89,7 @@ class Program:
         self.teams = run.teams
         self.blocked = None
         self.gen = None
+        self.calls = 0  # tt.call frames open (ops/tt.py: MAX_CALL_DEPTH)
         self.facts = FactCache()  # transpiler.sim.access
         self.hb = None  # transpiler.sim.hb.Actor, with --races / --trace
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..attrs import attr_value
 from ..dtypes import dtype_of, pointee, shape_of
-from ..errors import NotSimulated
+from ..errors import Finding, NotSimulated
 from ..interp import call_function, run_region
 from ..memory import OffsetPtr, Ptr
 from ..provenance import at_addresses
@@ -270,7 +270,19 @@ def _call_prepare(op, c):
     return c.function(name)
 
 
+#: calls open at once in one program: a recursion that does not end ran into Python's own limit,
+#: exit 3 (attack of session 43); each call is a few Python frames deep
+MAX_CALL_DEPTH = 64
+
+
 @implements("tt.call", "func.call", "call", gen=True, prepare=_call_prepare)
 def call(p, st, args, frame):
-    res = yield from call_function(p, st, args)
+    """The callee in a fresh frame; a finding past :data:`MAX_CALL_DEPTH` nested calls."""
+    if p.calls >= MAX_CALL_DEPTH:
+        raise Finding(f"calls nested more than {MAX_CALL_DEPTH} deep (a recursion that does not end?)")
+    p.calls += 1
+    try:
+        res = yield from call_function(p, st, args)
+    finally:
+        p.calls -= 1
     return None if not res else (res[0] if len(res) == 1 else tuple(res))
