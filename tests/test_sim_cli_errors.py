@@ -441,3 +441,13 @@ def test_a_recursion_that_does_not_end_is_a_located_finding(tmp_path):
     r = sim(path, "--ranks", 1, "--arg", "a=zeros(4)")
     assert r.returncode == 1, r.stderr
     assert "k.ttir:3:5: error: 'tt.call' op rank 0, program (0, 0, 0): calls nested more than 64 deep" in r.stderr
+
+
+def test_a_store_through_an_integer_is_a_located_finding(tmp_path):
+    """``tt.store %n, %n`` with an i32 for the pointer: AttributeError, exit 3 (attack of session 43)."""
+    path = tmp_path / "k.ttir"
+    path.write_text("module {\n  tt.func public @f(%a: !tt.ptr<f32>, %n: i32) {\n    tt.store %n, %n : !tt.ptr<f32>\n"
+                    "    tt.return\n  }\n}\n")
+    r = sim(path, "--ranks", 1, "--arg", "a=zeros(4)", "--arg", "n=1")
+    assert r.returncode == 1, r.stderr
+    assert "k.ttir:3:5: error: 'tt.store' op rank 0, program (0, 0, 0): failed: AttributeError" in r.stderr

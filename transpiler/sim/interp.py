@@ -95,7 +95,9 @@ def run_block(p, cb: CompiledBlock, frame: list):
             k += 1
     except Finding as f:
         raise f.locate(cb.ops[k], p.rank, p.program)
-    except (ArithmeticError, ValueError, TypeError, IndexError) as e:
+    except (ArithmeticError, ValueError, TypeError, IndexError, AttributeError) as e:
+        # AttributeError too: a pass-through op of the wrong operand types (`tt.store %n, %n`
+        # with an integer for the pointer) was exit 3 (attack of session 43)
         raise Finding(f"failed: {type(e).__name__}: {e}", op=cb.ops[k], rank=p.rank, program=p.program) from None
     if cb.targets is None:
         return RETURN, [frame[i] for i in cb.term_slots]
