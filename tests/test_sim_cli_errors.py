@@ -146,15 +146,16 @@ def test_check_lowering_finding_names_its_module():
 
 
 def test_missing_extras_say_what_to_install():
-    """Issue 31 item 9: the hint names the package an installed user installs, and a missing
-    Triton is a clear message, not a bare ModuleNotFoundError."""
+    """Issue 31 item 9: a missing Triton or numpy is a clear message, not a bare
+    ModuleNotFoundError; the hint says how to install the extra from a clone, since ttd-lower is
+    not on PyPI (new-user trial of session 43), and names the wheel's extra too."""
     for module, blocked, extra in (("transpiler.language", "triton", "ttd-lower[frontend]"),
                                    ("transpiler.sim", "numpy", "ttd-lower[sim]")):
         code = f"import sys; sys.modules[{blocked!r}] = None\nimport {module}"
         r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
         assert r.returncode == 1
         last = r.stderr.strip().splitlines()[-1]
-        assert f"pip install '{extra}'" in last and "'.[" not in last, last
+        assert f"pip install -e '.[{extra.split('[')[1]}' in a clone of ttd-lower ('{extra}' for a wheel" in last, last
 
 
 def test_a_too_large_arg_buffer_names_the_arg_not_a_plan_path():
@@ -242,7 +243,8 @@ def test_missing_numpy_is_a_plain_error_not_a_usage_error():
             "from transpiler.cli.sim import entry; entry()")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stderr)
-    assert r.stderr == "ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'\n", r.stderr
+    assert r.stderr == ("ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install -e '.[sim]' in a clone of "
+                        "ttd-lower ('ttd-lower[sim]' for a wheel; it is not on PyPI)\n"), r.stderr
 
 
 def test_a_buffer_of_another_element_type_than_its_pointer_is_refused():
@@ -451,3 +453,9 @@ def test_a_store_through_an_integer_is_a_located_finding(tmp_path):
     r = sim(path, "--ranks", 1, "--arg", "a=zeros(4)", "--arg", "n=1")
     assert r.returncode == 1, r.stderr
     assert "k.ttir:3:5: error: 'tt.store' op rank 0, program (0, 0, 0): failed: AttributeError" in r.stderr
+
+
+def test_a_plan_given_as_the_kernel_says_to_use_plan():
+    """``ttd-sim plan.json`` said to give --ranks (new-user trial of session 43)."""
+    plan = ROOT / "examples" / "allgather_push" / "plan.json"
+    assert f"{plan} looks like a plan, not a kernel: run it with --plan {plan}" in usage_error(sim(plan))

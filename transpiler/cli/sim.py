@@ -107,7 +107,7 @@ def main(kernel, output_path, plan_path, ranks, grid, function, args, schedules,
         import numpy  # noqa: F401  (first: ml_dtypes without numpy prints its own error)
         import ml_dtypes  # noqa: F401
     except ImportError:  # not a usage error: the command line is right, the environment is not
-        click.echo("ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'", err=True)
+        click.echo("ttd-sim: error: ttd-sim needs numpy and ml_dtypes: pip install -e '.[sim]' in a clone of ttd-lower ('ttd-lower[sim]' for a wheel; it is not on PyPI)", err=True)
         sys.exit(EXIT_FINDING)
     from ..api import LoweringError
     from ..diagnostics import DiagnosticError

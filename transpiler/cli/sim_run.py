@@ -47,6 +47,8 @@ def build_plan(kernel: Optional[str], plan_path: Optional[str], ranks: Optional[
         return plan, (launches[0].module if launches else None)
     if kernel is None:
         raise UsageError("give a KERNEL file (or --plan PLAN.json)")
+    if kernel.endswith(".json"):  # a plan given as the kernel was told to give --ranks (new-user trial, session 43)
+        raise UsageError(f"{kernel} looks like a plan, not a kernel: run it with --plan {kernel}")
     if ranks is None:
         raise UsageError("give the number of ranks (--ranks R)")
     from .output import read_input

@@ -22,7 +22,8 @@ try:
     import triton  # noqa: F401
 except ImportError as e:  # a clear message, not a bare "No module named 'triton'" (issue 31 item 9)
     raise ModuleNotFoundError("transpiler.language needs Triton 3.9, which has wheels for Python 3.11 and newer: "
-                              "pip install 'ttd-lower[frontend]'", name="triton") from e
+                              "pip install -e '.[frontend]' in a clone of ttd-lower ('ttd-lower[frontend]' for a "
+                              "wheel; it is not on PyPI)", name="triton") from e
 
 from .aliases import install_aliases, jit_functions, load_file
 from .compile import Pointer, compile_lowered, compile_ttir, specialize

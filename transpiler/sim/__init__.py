@@ -33,8 +33,8 @@ try:
     import ml_dtypes  # noqa: F401
     import numpy  # noqa: F401
 except ImportError as e:  # a clear message, not a bare "No module named 'numpy'" (issue 31 item 9)
-    raise ModuleNotFoundError("transpiler.sim needs numpy and ml_dtypes: pip install 'ttd-lower[sim]'",
-                              name=e.name) from e
+    raise ModuleNotFoundError("transpiler.sim needs numpy and ml_dtypes: pip install -e '.[sim]' in a clone of "
+                              "ttd-lower ('ttd-lower[sim]' for a wheel; it is not on PyPI)", name=e.name) from e
 
 from .errors import Deadlock, Finding, NotSimulated, OutOfBounds, StepLimit, UsageError
 from .plan import Fill, Launch, Plan, parse_value
