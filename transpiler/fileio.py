@@ -18,6 +18,7 @@ import contextlib
 import errno
 import os
 import signal
+import stat
 import time
 from typing import Iterator, Set
 
@@ -72,6 +73,22 @@ def remove_pending() -> None:
         with contextlib.suppress(OSError):
             os.unlink(path)
         PENDING.discard(path)
+
+
+def write_output_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path``: a regular (or new) file through :func:`write_atomic`, whole or
+    not at all; anything else (``/dev/null``, a FIFO, a terminal) in place.  The output file of
+    ``ttd-lower`` / ``ttd-sim -o`` and ``ttd-sim --trace``.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    real = os.path.realpath(path)
+    if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
+        with open(real, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    else:
+        write_atomic(real, text)
 
 
 def write_atomic(path: str, text: str) -> None:

@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import sys
 from typing import IO, Iterator, Optional
 
 import click
 
-from ..fileio import read_limited
-from ..fileio import write_atomic
+from ..fileio import read_limited, write_output_file
 
 
 def read_input(path: str) -> str:
@@ -94,13 +92,8 @@ def write_file(path: str, text: str) -> None:
     Raises:
         click.UsageError: the file cannot be written.
     """
-    real = os.path.realpath(path)
     try:
-        if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
-            with open(real, "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-        else:
-            write_atomic(real, text)
+        write_output_file(path, text)
     except OSError as e:
         raise click.UsageError(f"cannot write '{path}': {e.strerror or e}") from None
 

@@ -126,20 +126,11 @@ class Tracer:
         self._put("i", a, name, self._now(), s="p", args={"message": message})
 
     def write(self, path: str) -> None:
-        """Save the events as ``{"traceEvents": [...]}``, whole or not at all (a regular file is
-        written through a temporary one, :func:`transpiler.fileio.write_atomic`).  Raises OSError."""
-        import os
-        import stat
+        """Save the events as ``{"traceEvents": [...]}``, whole or not at all
+        (:func:`transpiler.fileio.write_output_file`).  Raises OSError."""
+        from ..fileio import write_output_file
 
-        from ..fileio import write_atomic
-
-        text = json.dumps({"traceEvents": self.events, "displayTimeUnit": "ns"}, separators=(",", ":"))
-        real = os.path.realpath(path)
-        if os.path.exists(real) and not stat.S_ISREG(os.stat(real).st_mode):
-            with open(real, "w", encoding="utf-8") as f:
-                f.write(text)
-        else:
-            write_atomic(real, text)
+        write_output_file(path, json.dumps({"traceEvents": self.events, "displayTimeUnit": "ns"}, separators=(",", ":")))
 
 
 def _plain(v):

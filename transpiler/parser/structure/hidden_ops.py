@@ -59,6 +59,15 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
     starts = sorted(op.span[0] for op in ops
                     if op.name.startswith("distributed.") and op.span is not None and op.source is source)
     problems = []
+
+    def report(message: str, at: int) -> None:
+        diag = Diagnostic(ERROR, message, source, at)
+        holder = _innermost_holding(ops, source, at)
+        if holder is not None:
+            diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
+                                   *op_location(holder)))
+        problems.append(diag)
+
     for m in _occurrences(source.text):
         name = m.group(1) or m.group(2)
         if name is None:
@@ -69,23 +78,11 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
         i = bisect.bisect_right(starts, at) - 1
         if i >= 0 and _name_of_op_at(source.text, starts[i], at):
             continue
-        diag = Diagnostic(ERROR, f"'{name}' is not read as an op here, so it would not be lowered: the text "
-                                 f"before it is not what MLIR reads (an invalid value name, an unbalanced "
-                                 f"bracket?)", source, at)
-        holder = _innermost_holding(ops, source, at)
-        if holder is not None:
-            diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
-                                   *op_location(holder)))
-        problems.append(diag)
+        report(f"'{name}' is not read as an op here, so it would not be lowered: the text before it is not "
+               f"what MLIR reads (an invalid value name, an unbalanced bracket?)", at)
     for m in _glued(source.text):
-        at = m.start(3)
-        diag = Diagnostic(ERROR, f"'{m.group(3)}' stands where an op's name does, glued to '{m.group(2)}', so it "
-                                 f"is not read as an op and would not be lowered", source, at - len(m.group(2)))
-        holder = _innermost_holding(ops, source, at)
-        if holder is not None:
-            diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
-                                   *op_location(holder)))
-        problems.append(diag)
+        report(f"'{m.group(3)}' stands where an op's name does, glued to '{m.group(2)}', so it is not read as "
+               f"an op and would not be lowered", m.start(2))
     return sorted(problems, key=lambda d: d.offset)
 
 
@@ -98,30 +95,31 @@ def _occurrences(text: str):
     can look (a generic name's ``(`` may stand on a later line), and no further, so that the
     search for a match after the line's last one does not run on through the lines below
     (about 175 us a kernel, issue 30)."""
-    pos = text.find("distributed.")
-    n = len(text)
-    while pos >= 0:
-        start = text.rfind("\n", 0, pos) + 1
-        end = text.find("\n", pos)
-        end = n if end < 0 else end
+    for start, end in _lines_with_the_word(text):
         for m in _OCCURRENCE.finditer(text, start, _BLANKS.match(text, end).end() + 1):
             if m.start() >= end:
                 break
             yield m
-        pos = text.find("distributed.", end)
 
 
 def _glued(text: str):
     """The matches of :data:`_GLUED` on the lines that hold ``distributed.``, but for a value or
     block name first on its line."""
+    for start, end in _lines_with_the_word(text):
+        m = _GLUED.match(text, start, end)
+        if m is not None and not (m.group(1) is None and m.group(2)[0] in "%^"):
+            yield m
+
+
+def _lines_with_the_word(text: str):
+    """``(start, end)`` of each line of ``text`` that holds ``distributed.`` (end: its line
+    break, or the end of the text), in order."""
     pos = text.find("distributed.")
     while pos >= 0:
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
-        m = _GLUED.match(text, start, end)
-        if m is not None and not (m.group(1) is None and m.group(2)[0] in "%^"):
-            yield m
+        yield start, end
         pos = text.find("distributed.", end)
 
 
