@@ -309,9 +309,11 @@ def test_compiled_detail_parser_gives_larks_results_and_errors():
     assert not differ[:5], len(differ)
 
 
-def test_the_mode_is_decided_by_the_input_alone():
-    """Op bodies of a big module read with the compiled lexers, of a small one with the plain
-    ones, whatever was read before (no count across parses)."""
+def test_the_mode_is_decided_before_each_parse_by_its_input_and_what_the_process_read():
+    """Op bodies of a big module read with the compiled lexers at once; those of small modules
+    with the plain ones until the process has read ``COMPILED_FROM`` characters of op bodies
+    (the triton-ascend hook lowers every kernel of a process in one interpreter), then with the
+    compiled ones.  The mode is a flag given to each parse: it never changes within one."""
     from transpiler.parser import parse_module
     from transpiler.parser.detail import lexers as detail_lexers
     from transpiler.parser.detail.body import read_body
@@ -325,11 +327,21 @@ def test_the_mode_is_decided_by_the_input_alone():
 
     small = "module {\n  %0 = arith.constant 1 : i32\n}\n"
     big = small + "// " + "x" * detail_lexers.COMPILED_FROM + "\n"
+    saved = detail_lexers.BODY_CHARACTERS_READ.count
     grammar.parse_detail_text = spy
     try:
-        for text in (small, big, small, big):
+        detail_lexers.BODY_CHARACTERS_READ.count = 0
+        read = 0
+        for text in (small, big, small):
             for op in parse_module(text).walk():
-                read_body(op)
+                read += len(read_body(op)[0].text)
+        assert seen == [False, False, True, True, False, False]
+        assert detail_lexers.BODY_CHARACTERS_READ.count == read > 0  # small and big inputs alike
+        detail_lexers.BODY_CHARACTERS_READ.count = detail_lexers.COMPILED_FROM
+        seen.clear()
+        for op in parse_module(small).walk():
+            read_body(op)
+        assert seen == [True, True]
     finally:
         grammar.parse_detail_text = real
-    assert seen == [False, False, True, True, False, False, True, True]
+        detail_lexers.BODY_CHARACTERS_READ.count = saved

@@ -15,7 +15,7 @@ from ...ir.core import Operation
 from ...ir.source import BodyText, body_text
 from ...ir.types import Type
 from .errors import UnexpectedInput, nesting_note
-from .lexers import COMPILED_FROM
+from .lexers import compiled_mode
 from . import text as detail_text  # called through the module: tests spy on it
 
 _TOKEN_WORDS = {
@@ -64,7 +64,7 @@ def read_body(op: Operation):
     body = body_text(op)
     start = "generic_body" if op.generic else "custom_body"
     source = op.source
-    compiled = source is not None and len(source.text) >= COMPILED_FROM  # decided by the input alone
+    compiled = compiled_mode(len(source.text) if source is not None else 0, len(body.text))
     try:
         return body, detail_text.parse_detail_text(body.text, start, compiled)
     except UnexpectedInput as e:

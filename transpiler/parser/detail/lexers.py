@@ -10,8 +10,8 @@ of the generated tables), which tries them in Lark's order, the first that match
   the ignored text inside the regex reads the same tokens, and the item lanes of the parser
   states that read with it (:mod:`transpiler.parser.detail.lanes`).  Compiling a lexer costs
   ~0.1-1 ms of Python's regex compiler, so a parse asks for this mode only when its input is
-  big enough to pay for it (:data:`COMPILED_FROM`, decided per input by the caller: never by
-  what ran before in the process, never switched within a parse).
+  big enough to pay for it, or once the process has read enough op text for it to pay
+  (:func:`compiled_mode`, decided by the caller before each parse, never switched within one).
 
 Thread safety: the lexers are made at import and never change, but for two write-once fields
 made under :data:`_LOCK` the first time a parse needs them (``tries``, ``compiled``, and the
@@ -31,7 +31,33 @@ from .scan import scanner
 #: The size (characters of the source text an op comes from) from which the detail parser
 #: reads with compiled lexers: a module of this size reads enough tokens to pay for compiling
 #: the lexers it uses; a typical kernel (~8k characters) does not (benchmarks/lexer_paths.py).
+#: So many characters of op bodies read by the process make the compiled mode pay as well.
 COMPILED_FROM = 65536
+
+
+class _Count:
+    """Characters of op bodies the detail parser has read in this process (``count``)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self):
+        self.count = 0
+
+
+#: What :func:`compiled_mode` counts.  Threads may lose an update (``+=`` is not atomic): that
+#: only delays the switch, and both modes read the same tokens.
+BODY_CHARACTERS_READ = _Count()
+
+
+def compiled_mode(source_size: int, body_size: int) -> bool:
+    """Whether the parse of an op body of ``body_size`` characters, from a source text of
+    ``source_size``, reads with the compiled lexers: its source is :data:`COMPILED_FROM`
+    characters or more, or the process has read that many characters of op bodies before (a
+    long-lived process, such as triton-ascend's compiler lowering kernel after kernel, pays for
+    the compiling once).  Decided once, before the parse starts: a parse never changes mode."""
+    read = BODY_CHARACTERS_READ.count
+    BODY_CHARACTERS_READ.count = read + body_size
+    return source_size >= COMPILED_FROM or read >= COMPILED_FROM
 
 PATTERNS = {row[0]: row[1] for row in tables.TERMINALS}
 NAMES = {row[0]: row[4] for row in tables.TERMINALS}  # how messages name a terminal
