@@ -71,16 +71,22 @@ def test_names_that_are_no_ops_pass():
 
 
 def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_finds():
-    """``_occurrences`` (the lines holding ``distributed.``) gives exactly the name matches of
-    the regex over the whole text, on every file of the corpora and on re-flowed and damaged
-    copies (strings cut open, names glued to brackets)."""
+    """``_occurrences`` and ``_glued`` (the lines holding ``distributed.``, and of those only
+    the ones that can match) give exactly the name matches of the regexes over the whole text,
+    on every file of the corpora and on re-flowed and damaged copies (strings cut open, names
+    glued to brackets and to junk)."""
     from pathlib import Path
 
     from shared_corpus import SHARED
-    from transpiler.parser.structure.hidden_ops import _OCCURRENCE, _occurrences
+    from transpiler.parser.structure.hidden_ops import _GLUED, _OCCURRENCE, _glued, _occurrences
 
     def names(matches):
-        return [(m.start(), m.group(1), m.group(2)) for m in matches if m.group(1) or m.group(2)]
+        return [(m.start(), m.group(1) is not None, m.group(1) or m.group(2)) for m in matches
+                if m.group(1) or m.group(2)]
+
+    def glued(text):  # every line tried, as the net did before lines were picked by their junk
+        return [(m.start(2), m.group(3)) for m in _GLUED.finditer(text)
+                if not (m.group(1) is None and m.group(2)[0] in "%^")]
 
     root = Path(__file__).resolve().parent
     paths = sorted(root.glob("corpus/**/*.ttir")) + sorted(root.glob("lit/*.mlir")) + sorted(SHARED.glob("**/*.ttir"))
@@ -90,9 +96,14 @@ def test_scanning_only_the_lines_with_the_word_finds_what_the_whole_text_scan_fi
     # what a lookahead sees past the line's end (the search stops after the blanks that follow it)
     texts += ['"distributed.wait"\r\n\n \t(%a)', '"distributed.wait"\n\n x(', '"distributed.wait"', "distributed.wait",
               "%x = distributed.wait\n= 1", "distributed.wait =\n=", '"distributed.notify" \n', "distributed.wait\n.x"]
+    # glued names and names after junk, on lines with and without strings and comments
+    texts += [f"%src = {junk}distributed.symm_at %p" for junk in ("#", "!", "$", "%%", "@", "^", ".", "-", "5", "\u00e9")]
+    texts += ["distributed.x#distributed.wait %a", "%x = distributed.distributed.wait", "#distributed.wait",
+              "a.distributed.wait = 1", 'x "distributed.wait" #distributed.notify', "distributed.wait//x"]
     assert len(texts) > 50
     for text in texts:
-        assert names(_occurrences(text)) == names(_OCCURRENCE.finditer(text))
+        assert list(_occurrences(text)) == names(_OCCURRENCE.finditer(text)), text
+        assert [(m.start(2), m.group(3)) for m in _glued(text)] == glued(text), text
 
 
 @pytest.mark.parametrize("suffix", [".ttir", ".mlir", ".ttadapter.mlir"])

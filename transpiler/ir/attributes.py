@@ -264,8 +264,11 @@ def format_attr_dict(attributes: Mapping[str, Attribute], sort: bool = True) -> 
 
     Unit attributes print as the bare name.  An empty mapping prints as ``{}``.
     """
-    items = sorted(attributes.items()) if sort else list(attributes.items())
-    return "".join(p if type(p) is str else str(p) for p in _dict_pieces(items))
+    parts = []
+    for name, value in (sorted(attributes.items()) if sort else attributes.items()):
+        name = name if _BARE_ID.match(name) else quote_string(name)
+        parts.append(name if isinstance(value, UnitAttr) else f"{name} = {value}")
+    return "{" + ", ".join(parts) + "}"
 
 
 def _dict_pieces(items) -> list:

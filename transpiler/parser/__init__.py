@@ -52,13 +52,14 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
     source = Source(text, filename, split_line, reader=READER)
     with collector_paused():  # one lexer and one builder per parse: nothing shared between calls
         try:
-            module = parse_structure(StructureLexer().tokens(text), StructureBuilder(source))
+            builder = StructureBuilder(source)
+            module = parse_structure(StructureLexer().tokens(text), builder)
             _check_aliases(module)
-            source.aliases.update((a.name, a.value) for a in module.aliases if a.name.startswith("#"))
+            source.aliases.update({a.name: a.value for a in module.aliases if a.name[0] == "#"})
             if "distributed." in text:
                 from .structure.hidden_ops import hidden_distributed_ops
 
-                hidden = hidden_distributed_ops(module)
+                hidden = hidden_distributed_ops(module, builder.distributed_starts)
                 if hidden:
                     raise DiagnosticError(hidden)
             return module

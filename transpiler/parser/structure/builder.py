@@ -26,7 +26,7 @@ class StructureBuilder:
 
     def __init__(self, source: Source) -> None:
         self.source = source
-        self.names_distributed = False  # whether an op read so far is a distributed.* op
+        self.distributed_starts: List[int] = []  # where each distributed.* op read so far begins
         self._names: dict = {}  # op names read so far: one string per name
 
     # terminals whose value the builder makes when they are shifted (the method's name): their
@@ -41,7 +41,8 @@ class StructureBuilder:
             generic = name[0] == '"'
             if generic:
                 name = _op_name(name, self.source.text, first.start_pos)
-            self.names_distributed = self.names_distributed or name.startswith("distributed.")
+            if name.startswith("distributed."):
+                self.distributed_starts.append(first.start_pos)
             return Operation(name, regions=[], source=self.source,
                              span=(first.start_pos, first.end_pos), def_text=first.def_text,
                              body=[body] if body is not None else [], generic=generic)
@@ -51,7 +52,8 @@ class StructureBuilder:
         generic = name[0] == '"'
         if generic:
             name = _op_name(name, self.source.text, name_tok.start_pos)
-        self.names_distributed = self.names_distributed or name.startswith("distributed.")
+        if name.startswith("distributed."):
+            self.distributed_starts.append(first.start_pos)
         body = []
         regions: List[Region] = []
         for piece in children[i + 1 :]:
@@ -150,7 +152,7 @@ class StructureBuilder:
         children = self._items(self._items(children, _Aliases))
         ops = [c for c in children if isinstance(c, Operation)]
         aliases = [c for c in children if isinstance(c, Alias)]
-        return Module(ops=ops, aliases=aliases, source=self.source, names_distributed=self.names_distributed)
+        return Module(ops=ops, aliases=aliases, source=self.source, names_distributed=bool(self.distributed_starts))
 
 
 class _Ops(list):

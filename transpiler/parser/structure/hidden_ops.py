@@ -35,6 +35,12 @@ _OCCURRENCE = re.compile(r'"((?:' + _NAMES + r'))"(?=[ \t\r\n]*\()|"(?:[^"\\\n]|
 _GLUED = re.compile(r"^[ \t]*(%[\w$.\-]+(?::[0-9]+)?(?:[ \t]*,[ \t]*%[\w$.\-]+(?::[0-9]+)?)*[ \t]*=[ \t]*)?"
                     r'([^\s"{}()\[\],:<>=/]+?)(' + _NAMES + r")(?![\w$.\-])(?![ \t]*=(?!=))", re.M)
 
+# the bare-name branch of _OCCURRENCE alone (its lookbehind tested apart, by _NO_NAME_AFTER), for
+# the lines that hold no string and no comment
+_BARE_NAME = re.compile(r"(?:" + _NAMES + r")(?![\w$.\-])(?![ \t]*=(?!=))")
+_NO_NAME_AFTER = re.compile(r'[\w$.#!@%^"\-]')  # _OCCURRENCE's lookbehind: a character no name follows
+_JUNK = re.compile(r'[^\s"{}()\[\],:<>=/]')  # _GLUED's junk: a name right after one may be glued to it
+
 # the blanks (line breaks included) after a line, which a lookahead of _OCCURRENCE may see through
 _BLANKS = re.compile(r"[ \t\r\n]*")
 
@@ -49,31 +55,30 @@ _RESULTS = re.compile(r"\s*%[\w$.\-]+(?::[0-9]+)?(?:\s*,\s*%[\w$.\-]+(?::[0-9]+)
 _CALLEE = re.compile(r'(?:^|=)[ \t]*[A-Za-z_][\w$.]*[ \t]+\Z', re.M)
 
 
-def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
+def hidden_distributed_ops(module: Module, starts: Optional[List[int]] = None) -> List[Diagnostic]:
     """An error for each distributed op name of ``module``'s source that is not the name of a
-    distributed op the reader found (each with a note naming the op whose text holds it)."""
+    distributed op the reader found (each with a note naming the op whose text holds it).
+    ``starts``: the offsets where the reader's distributed ops begin, as the structure builder
+    records them (found by a walk over ``module`` when not given)."""
     source = module.source
     if source is None or "distributed." not in source.text:
         return []
-    ops = list(module.walk())
-    starts = sorted(op.span[0] for op in ops
-                    if op.name.startswith("distributed.") and op.span is not None and op.source is source)
+    if starts is None:
+        starts = [op.span[0] for op in module.walk()
+                  if op.name.startswith("distributed.") and op.span is not None and op.source is source]
+    starts = sorted(starts)
     problems = []
 
     def report(message: str, at: int) -> None:
         diag = Diagnostic(ERROR, message, source, at)
-        holder = _innermost_holding(ops, source, at)
+        holder = _innermost_holding(module, source, at)
         if holder is not None:
             diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
                                    *op_location(holder)))
         problems.append(diag)
 
-    for m in _occurrences(source.text):
-        name = m.group(1) or m.group(2)
-        if name is None:
-            continue
-        at = m.start()
-        if m.group(1) is not None and _CALLEE.search(source.text, source.text.rfind("\n", 0, at) + 1, at):
+    for at, generic, name in _occurrences(source.text):
+        if generic and _CALLEE.search(source.text, source.text.rfind("\n", 0, at) + 1, at):
             continue  # `emitc.call_opaque "distributed.x"(...)`: a callee, no op (as the reader says)
         i = bisect.bisect_right(starts, at) - 1
         if i >= 0 and _name_of_op_at(source.text, starts[i], at):
@@ -87,25 +92,45 @@ def hidden_distributed_ops(module: Module) -> List[Diagnostic]:
 
 
 def _occurrences(text: str):
-    """The matches of :data:`_OCCURRENCE` in ``text`` on the lines that hold ``distributed.``:
-    the same as over the whole text, since no match spans a line break (strings and comments
-    end with their line), so a line's matches do not depend on the lines before it; the lines
-    without the word (most of a kernel: its ``loc`` strings) are not scanned at all.  Each line
-    is searched up to the first character after the blanks that follow it: as far as a lookahead
-    can look (a generic name's ``(`` may stand on a later line), and no further, so that the
-    search for a match after the line's last one does not run on through the lines below
-    (about 175 us a kernel, issue 30)."""
+    """``(offset, generic, name)`` of each distributed op name in ``text``: the name matches of
+    :data:`_OCCURRENCE` (``generic``: its first group, a quoted name before ``(``), found on the
+    lines that hold ``distributed.`` only.  That is the same as over the whole text, since no
+    match spans a line break (strings and comments end with their line), so a line's matches do
+    not depend on the lines before it; the lines without the word (most of a kernel: its ``loc``
+    strings) are not scanned at all.  A line with no string and no comment (``"``, ``/``) can hold
+    bare names only: each ``distributed.`` there is tried alone (:data:`_BARE_NAME`).  Another
+    line is searched up to the first character after the blanks that follow it: as far as a
+    lookahead can look (a generic name's ``(`` may stand on a later line), and no further, so
+    that the search does not run on through the lines below (issue 30)."""
     for start, end in _lines_with_the_word(text):
+        if text.find('"', start, end) < 0 and text.find("/", start, end) < 0:
+            pos = text.find("distributed.", start, end)
+            while pos >= 0:
+                m = _BARE_NAME.match(text, pos)
+                if m is not None and (pos == 0 or _NO_NAME_AFTER.match(text, pos - 1) is None):
+                    yield pos, False, m.group()
+                    pos = m.end()
+                else:
+                    pos += 1
+                pos = text.find("distributed.", pos, end)
+            continue
         for m in _OCCURRENCE.finditer(text, start, _BLANKS.match(text, end).end() + 1):
             if m.start() >= end:
                 break
-            yield m
+            if m.group(1) or m.group(2):
+                yield m.start(), m.group(1) is not None, m.group(1) or m.group(2)
 
 
 def _glued(text: str):
     """The matches of :data:`_GLUED` on the lines that hold ``distributed.``, but for a value or
-    block name first on its line."""
+    block name first on its line.  Only a line where some ``distributed.`` follows a junk
+    character (:data:`_JUNK`) can match: the others are not tried."""
     for start, end in _lines_with_the_word(text):
+        pos = text.find("distributed.", start, end)
+        while pos >= 0 and (pos == start or _JUNK.match(text, pos - 1) is None):
+            pos = text.find("distributed.", pos + 1, end)
+        if pos < 0:
+            continue
         m = _GLUED.match(text, start, end)
         if m is not None and not (m.group(1) is None and m.group(2)[0] in "%^"):
             yield m
@@ -132,6 +157,6 @@ def _name_of_op_at(text: str, start: int, at: int) -> bool:
     return not between or _RESULTS.fullmatch(between) is not None
 
 
-def _innermost_holding(ops: List[Operation], source, at: int) -> Optional[Operation]:
-    holding = [op for op in ops if op.source is source and op.span is not None and op.span[0] <= at < op.span[1]]
+def _innermost_holding(module: Module, source, at: int) -> Optional[Operation]:
+    holding = [op for op in module.walk() if op.source is source and op.span is not None and op.span[0] <= at < op.span[1]]
     return max(holding, key=lambda op: op.span[0]) if holding else None

@@ -275,11 +275,15 @@ def _line_token(text: str, p: int, m):
 
 # a string (skipped), or a bare op name (group 1)
 _STRING_OR_OP_NAME = re.compile(_STR + r"|(" + b.BARE_OP_NAME + r")")
+_OP_NAME = re.compile(b.BARE_OP_NAME)
 
 
 def _hides_op_name(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` (one line of an op's body) holds a bare op name outside
-    strings (at any bracket depth: the careful path then decides)."""
+    strings (at any bracket depth: the careful path then decides).  A line without a string
+    is searched for the name alone."""
+    if text.find('"', start, end) < 0:
+        return _OP_NAME.search(text, start, end) is not None
     return any(m.group(1) for m in _STRING_OR_OP_NAME.finditer(text, start, end))
 
 
