@@ -22,7 +22,8 @@ class Source:
     filename: str = "<input>"
     split_line: Optional[int] = None
     reader: Optional[object] = None  # reads ops' details on demand (the parser's DetailReader)
-    #: the file's attribute aliases, ``#name`` -> value text (the reader substitutes them)
+    #: the file's attribute aliases, ``#name`` -> value text (the reader substitutes them;
+    #: location aliases, ``#loc3 = loc(...)``, are not among them)
     aliases: Dict[str, str] = attrs.Factory(dict)
     _line_starts: Optional[List[int]] = attrs.field(default=None, init=False)
 

@@ -55,7 +55,11 @@ def parse_module(text: str, filename: str = "<input>", split_line: Optional[int]
             builder = StructureBuilder(source)
             module = parse_structure(StructureLexer().tokens(text), builder)
             _check_aliases(module)
-            source.aliases.update({a.name: a.value for a in module.aliases if a.name[0] == "#"})
+            # the attribute aliases an op's attributes may use; location aliases (`#loc3 =
+            # loc(...)`, most of a Triton dump) stand in `loc(...)` only, so a file with no
+            # other alias substitutes nothing
+            source.aliases.update({a.name: a.value for a in module.aliases
+                                   if a.name[0] == "#" and not a.value.startswith("loc(")})
             if "distributed." in text:
                 from .structure.hidden_ops import hidden_distributed_ops
 
