@@ -459,3 +459,36 @@ def test_a_plan_given_as_the_kernel_says_to_use_plan():
     """``ttd-sim plan.json`` said to give --ranks (new-user trial of session 43)."""
     plan = ROOT / "examples" / "allgather_push" / "plan.json"
     assert f"{plan} looks like a plan, not a kernel: run it with --plan {plan}" in usage_error(sim(plan))
+
+
+@pytest.mark.parametrize("constant, message", [
+    ("dense<[1, 2]> : tensor<4xi32>", "inferred shape of elements literal ([2]) does not match type ([4])"),
+    ("dense<[1.0, 2.x, 3.0, 4.0]> : tensor<4xf32>", "'2.x' is not an element of tensor<4xf32>"),
+    ("dense<[1, 2, x, 4]> : tensor<4xi32>", "'x' is not an element of tensor<4xi32>"),
+])
+def test_a_constant_mlir_refuses_is_a_located_finding(tmp_path, constant, message):
+    """A dense literal whose element count or element text does not fit its type: numpy's
+    ValueError while the op was compiled, exit 3 (attack of session 43)."""
+    path = tmp_path / "k.ttir"
+    path.write_text("module {\n  tt.func public @f(%a: !tt.ptr<f32>) {\n"
+                    f"    %c = arith.constant {constant}\n    tt.return\n  }}\n}}\n")
+    r = sim(path, "--ranks", 1, "--arg", "a=zeros(4)")
+    assert r.returncode == 1, r.stderr
+    assert f"k.ttir:3:5: error: 'arith.constant' op cannot be simulated: {message}" in r.stderr
+
+
+@pytest.mark.parametrize("op", [
+    "%r = tt.make_range {end = 1073741824 : i32, start = 0 : i32} : tensor<1073741824xi32>",
+    "%r = arith.constant dense<1.0> : tensor<65536x65536xf32>",
+])
+def test_a_tensor_over_the_value_limit_is_refused_before_it_is_made(tmp_path, op):
+    """A 2^30-element make_range or a 65536x65536 splat allocated gigabytes per program (attack of
+    session 43); the op is refused when compiled, naming the limit, in well under a second's work."""
+    from transpiler.sim.limits import MAX_VALUE_ELEMENTS
+
+    path = tmp_path / "k.ttir"
+    path.write_text(f"module {{\n  tt.func public @f(%a: !tt.ptr<f32>) {{\n    {op}\n    tt.return\n  }}\n}}\n")
+    r = sim(path, "--ranks", 1, "--arg", "a=zeros(4)")
+    assert r.returncode == 1, r.stderr
+    assert re.search(r"k\.ttir:3:5: error: '[\w.]+' op a value of tensor<\w+> has [\d,]+ elements, over the "
+                     rf"simulator's limit of {MAX_VALUE_ELEMENTS:,} per tensor", r.stderr), r.stderr

@@ -15,6 +15,7 @@ from ..ir.dialect import all_attributes
 from .closures import instruction
 from .errors import Finding, NotSimulated
 from .interp import END, GEN, POINT, TERMINATORS, CompiledBlock, CompiledFunction
+from .limits import value_too_big
 from .ops import IMPLS, load_all
 from .reorder import reorder_targets
 
@@ -152,11 +153,18 @@ class Compiler:
             operands = op.operands
             ins = tuple(self.slot(v) for v in operands)
             results = op.results
+            for r in results:
+                too_big = value_too_big(r.type)
+                if too_big:
+                    raise Finding(too_big, op=op)
             static = impl.prepare(op, self) if impl.prepare is not None else op
         except DiagnosticError as e:
             raise NotSimulated(f"cannot be read: {e.diagnostics[0].message}", op=op) from None
         except Finding as f:
             raise f.locate(op, None, None)
+        except (ArithmeticError, ValueError, TypeError, IndexError, AttributeError) as e:
+            # a constant MLIR would refuse (`dense<[1, 2]> : tensor<4xi32>`) was exit 3 (attack of session 43)
+            raise Finding(f"cannot be simulated: {e}", op=op) from None
         outs = None if not results else (self.slot(results[0]) if len(results) == 1 else
                                          tuple(self.slot(r) for r in results))
         self.ops.append(op)

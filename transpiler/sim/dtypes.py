@@ -147,11 +147,19 @@ def dense_value(text: str, t: RankedTensorType) -> np.ndarray:
     dtype = dtype_of(t)
     shape = shape_of(t)
     items = [s for s in re.split(r"[\[\],\s]+", body) if s]
-    if len(items) == 1 and not body.startswith("["):
-        return np.full(shape, _element(items[0], dtype), dtype=dtype)
     if body.startswith('"0x'):
         raise NotSimulated(f"constant {text[:60]} (a hex blob) is not simulated")
-    values = [_element(s, dtype) for s in items]
+    values = []
+    for s in items:
+        try:
+            values.append(_element(s, dtype))
+        except ValueError:
+            raise ValueError(f"'{s}' is not an element of {t}") from None
+    if len(items) == 1 and not body.startswith("["):
+        return np.full(shape, values[0], dtype=dtype)
+    if len(values) != int(np.prod(shape)):
+        found = f"[{len(values)}]" if body.count("[") == 1 else f"{len(values)} elements"
+        raise ValueError(f"inferred shape of elements literal ({found}) does not match type ({list(shape)})")  # MLIR's words
     return np.array(values, dtype=dtype).reshape(shape)
 
 

@@ -47,3 +47,24 @@ def check_programs(count: int, ranks: int) -> None:
     if count * ranks > MAX_PROGRAMS:
         raise UsageError(f"{ranks} ranks x {count:,} programs = {count * ranks:,} programs at once, over the limit of "
                          f"{MAX_PROGRAMS:,}: use a smaller grid")
+
+
+#: elements of one tensor value: 2^27 (512 MiB of f32, 1 GiB of pointers, which the simulator keeps
+#: as int64 offsets).  Without it ``tt.make_range`` to 2^30 or a ``dense`` splat of 65536x65536
+#: allocated gigabytes per program before anything was checked (attack of session 43).
+MAX_VALUE_ELEMENTS = 1 << 27
+
+
+def value_too_big(t) -> str:
+    """What is wrong with a value of type ``t`` (a message), or "" when it fits
+    :data:`MAX_VALUE_ELEMENTS`; a dynamic dimension (``?``) is not counted."""
+    shape = getattr(t, "shape", None)
+    if not shape or any(d is None for d in shape):
+        return ""
+    count = 1
+    for d in shape:
+        count *= d
+    if count <= MAX_VALUE_ELEMENTS:
+        return ""
+    return (f"a value of {t} has {count:,} elements, over the simulator's limit of {MAX_VALUE_ELEMENTS:,} "
+            f"per tensor")
