@@ -189,7 +189,7 @@ def test_an_integer_fill_outside_its_type_is_refused():
 
 
 @pytest.mark.parametrize("value, message", [
-    ("arange(300, i8)", "its last element 299 is outside int8 (largest 127)"),
+    ("arange(300, i8)", "its last element 299 is out of range for i8 (-128 to 255)"),
     ("arange(100000, f16)", "its last element 99999 is outside float16 (largest 65504)"),
     ("full(4, 1e40, f16)", "1e+40 is outside float16 (largest 65504)"),
     ("full(4, 1e39, bf16)", "1e+39 is outside bfloat16"),
@@ -492,3 +492,19 @@ def test_a_tensor_over_the_value_limit_is_refused_before_it_is_made(tmp_path, op
     assert r.returncode == 1, r.stderr
     assert re.search(r"k\.ttir:3:5: error: '[\w.]+' op a value of tensor<\w+> has [\d,]+ elements, over the "
                      rf"simulator's limit of {MAX_VALUE_ELEMENTS:,} per tensor", r.stderr), r.stderr
+
+
+@pytest.mark.parametrize("value, ranks, message", [
+    ("rank(4, i8)", 300, "the last rank 299 is out of range for i8 (-128 to 255)"),
+    ("rank(4, f16)", 4096, "rank 4095 of 4096 ranks is not exact in float16"),
+    ("arange(257, i8)", 1, "its last element 256 is out of range for i8 (-128 to 255)"),
+])
+def test_a_rank_or_range_the_type_cannot_hold_is_refused(value, ranks, message):
+    """``rank(N)`` wrapped on i8 and rounded on f16, and ``arange`` of i8 stopped at 127 where
+    ``full`` takes MLIR's signless range to 255 (attack of session 43): one rule for all three."""
+    from transpiler.sim.errors import UsageError
+    from transpiler.sim.plan import parse_value
+
+    with pytest.raises(UsageError, match=re.escape(message)):
+        parse_value(value, ranks=ranks)
+    assert parse_value("arange(256, i8)").n == 256 and parse_value("rank(4, f16)", ranks=2049).kind == "rank"

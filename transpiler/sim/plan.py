@@ -178,26 +178,38 @@ def parse_value(value, dtype: Optional[np.dtype] = None, base_dir: str = ".", ra
         raise UsageError(f"'{text}': {e}") from None
     if n < 0:
         raise UsageError(f"'{text}': a negative element count")
-    _check_range(kind, n, fill, np.dtype(dtype), text)
+    _check_range(kind, n, fill, np.dtype(dtype), text, ranks)
     return BufferValue(kind, n, np.dtype(dtype), fill=fill)
 
 
-def _check_range(kind: str, n: int, fill, dtype: np.dtype, text: str) -> None:
-    """Refuse an ``arange`` whose last element, or a ``full`` whose float value, the element type
-    cannot hold: ``arange(300, i8)`` wrapped and ``full(4, 1e40, f16)`` became inf with numpy's
-    raw RuntimeWarning (attack of session 42), where ``full(4, -1, ui8)`` was already refused.
+def _check_range(kind: str, n: int, fill, dtype: np.dtype, text: str, ranks: int = 1) -> None:
+    """Refuse an ``arange`` whose last element, a ``rank`` whose last rank, or a ``full`` whose
+    float value, the element type cannot hold: ``arange(300, i8)`` wrapped and ``full(4, 1e40, f16)``
+    became inf with numpy's raw RuntimeWarning (attack of session 42), where ``full(4, -1, ui8)``
+    was already refused.  An integer type holds what ``full`` takes (:func:`.arguments.int_in_range`:
+    MLIR's integers are signless, ``i8`` takes -128 to 255); a float type, for ``rank``, each rank
+    exactly (``rank(4, f16)`` of 4096 ranks rounded 2049 to 2048; attack of session 43).
 
     Raises:
         UsageError: naming the value and the type's largest one.
     """
     import ml_dtypes
 
-    if kind == "arange" and n > 0:
-        top = n - 1
-        info = np.iinfo(dtype) if dtype.kind in "iu" else (None if dtype.kind == "b" else ml_dtypes.finfo(dtype))
-        largest = None if info is None else (int(info.max) if dtype.kind in "iu" else float(info.max))
-        if largest is not None and top > largest:
+    from .arguments import int_in_range
+
+    top = {"arange": n - 1, "rank": ranks - 1}.get(kind)
+    if top is not None and n > 0 and dtype.kind in "iu":
+        try:
+            int_in_range(top, dtype)
+        except ValueError as e:
+            what = "its last element" if kind == "arange" else "the last rank"
+            raise UsageError(f"'{text}': {what} {e}") from None
+    if kind == "arange" and n > 0 and dtype.kind == "f":
+        largest = float(ml_dtypes.finfo(dtype).max)
+        if top > largest:
             raise UsageError(f"'{text}': its last element {top} is outside {dtype.name} (largest {largest:g})")
+    if kind == "rank" and dtype.kind not in "biu" and int(np.array(top).astype(dtype).astype(np.float64)) != top:
+        raise UsageError(f"'{text}': rank {top} of {ranks} ranks is not exact in {dtype.name}")
     if kind == "full" and dtype.kind not in "biu":
         largest = float(ml_dtypes.finfo(dtype).max)
         if np.isfinite(fill) and abs(fill) > largest:
