@@ -280,8 +280,7 @@ _OP_NAME = re.compile(b.BARE_OP_NAME)
 
 def _hides_op_name(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` (one line of an op's body) holds a bare op name outside
-    strings (at any bracket depth: the careful path then decides).  A line without a string
-    is searched for the name alone."""
+    strings (at any bracket depth: the careful path then decides; no string: one search)."""
     if text.find('"', start, end) < 0:
         return _OP_NAME.search(text, start, end) is not None
     return any(m.group(1) for m in _STRING_OR_OP_NAME.finditer(text, start, end))
