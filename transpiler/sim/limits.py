@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from .errors import UsageError
@@ -61,9 +62,7 @@ def value_too_big(t) -> str:
     shape = getattr(t, "shape", None)
     if not shape or any(d is None for d in shape):
         return ""
-    count = 1
-    for d in shape:
-        count *= d
+    count = math.prod(shape)
     if count <= MAX_VALUE_ELEMENTS:
         return ""
     return (f"a value of {t} has {count:,} elements, over the simulator's limit of {MAX_VALUE_ELEMENTS:,} "

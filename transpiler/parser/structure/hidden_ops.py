@@ -55,23 +55,23 @@ _RESULTS = re.compile(r"\s*%[\w$.\-]+(?::[0-9]+)?(?:\s*,\s*%[\w$.\-]+(?::[0-9]+)
 _CALLEE = re.compile(r'(?:^|=)[ \t]*[A-Za-z_][\w$.]*[ \t]+\Z', re.M)
 
 
-def hidden_distributed_ops(module: Module, starts: Optional[List[int]] = None) -> List[Diagnostic]:
+def hidden_distributed_ops(module: Module, starts: List[int]) -> List[Diagnostic]:
     """An error for each distributed op name of ``module``'s source that is not the name of a
     distributed op the reader found (each with a note naming the op whose text holds it).
     ``starts``: the offsets where the reader's distributed ops begin, as the structure builder
-    records them (found by a walk over ``module`` when not given)."""
+    records them."""
     source = module.source
     if source is None or "distributed." not in source.text:
         return []
-    if starts is None:
-        starts = [op.span[0] for op in module.walk()
-                  if op.name.startswith("distributed.") and op.span is not None and op.source is source]
     starts = sorted(starts)
+    ops: List[Operation] = []  # the module's ops, walked once for the first error's note
     problems = []
 
     def report(message: str, at: int) -> None:
         diag = Diagnostic(ERROR, message, source, at)
-        holder = _innermost_holding(module, source, at)
+        if not ops:
+            ops.extend(op for op in module.walk() if op.source is source and op.span is not None)
+        holder = _innermost_holding(ops, at)
         if holder is not None:
             diag.notes.append(Note(f"it stands in the text of '{holder.name}', which begins here",
                                    *op_location(holder)))
@@ -157,6 +157,6 @@ def _name_of_op_at(text: str, start: int, at: int) -> bool:
     return not between or _RESULTS.fullmatch(between) is not None
 
 
-def _innermost_holding(module: Module, source, at: int) -> Optional[Operation]:
-    holding = [op for op in module.walk() if op.source is source and op.span is not None and op.span[0] <= at < op.span[1]]
+def _innermost_holding(ops: List[Operation], at: int) -> Optional[Operation]:
+    holding = [op for op in ops if op.span[0] <= at < op.span[1]]
     return max(holding, key=lambda op: op.span[0]) if holding else None
